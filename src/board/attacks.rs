@@ -1,0 +1,583 @@
+//! Attack tables, all computed at compile time.
+//!
+//! Leapers (king, advisor, elephant, horse, pawn) get one table entry per point, with the
+//! blocking point (elephant eye, horse leg) stored beside the targets it guards.
+//!
+//! Sliders (chariot, cannon) use *line tables*: the attacks of a piece along one rank depend
+//! only on its file and the 9-bit occupancy of that rank, and along a file only on its rank
+//! and the 10-bit occupancy of that file. Rank occupancy is a plain shift of the board's
+//! `u128`; file occupancy comes from a second, *transposed* occupancy (`file * 10 + rank`) that
+//! the position keeps beside the normal one, so no bit gathering is ever needed.
+
+use super::bitboard::Bitboard;
+use crate::core::{Color, SQUARES, Square};
+
+/// Marks "no point" in the small per-point tables below.
+pub const NO_SQUARE: u8 = u8::MAX;
+
+const fn on_board(file: i32, rank: i32) -> bool {
+    file >= 0 && file < 9 && rank >= 0 && rank < 10
+}
+
+const fn index_of(file: i32, rank: i32) -> usize {
+    (rank * 9 + file) as usize
+}
+
+const fn in_palace(file: i32, rank: i32) -> bool {
+    file >= 3 && file <= 5 && (rank <= 2 || rank >= 7)
+}
+
+const fn same_half(rank_a: i32, rank_b: i32) -> bool {
+    (rank_a <= 4) == (rank_b <= 4)
+}
+
+/// Bit of a point in the transposed occupancy (`file * 10 + rank`).
+pub static TRANSPOSED_BIT: [u128; SQUARES] = {
+    let mut table = [0u128; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        table[sq] = 1u128 << ((sq % 9) * 10 + sq / 9);
+        sq += 1;
+    }
+    table
+};
+
+/// King steps: one point orthogonally, staying inside the palace it stands in.
+pub static KING_MOVES: [Bitboard; SQUARES] = {
+    let mut table = [Bitboard::EMPTY; SQUARES];
+    let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        if in_palace(f, r) {
+            let mut bits = 0u128;
+            let mut i = 0;
+            while i < 4 {
+                let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+                if on_board(nf, nr) && in_palace(nf, nr) && same_half(r, nr) {
+                    bits |= 1u128 << index_of(nf, nr);
+                }
+                i += 1;
+            }
+            table[sq] = Bitboard(bits);
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Advisor steps: one point diagonally inside the palace.
+pub static ADVISOR_MOVES: [Bitboard; SQUARES] = {
+    let mut table = [Bitboard::EMPTY; SQUARES];
+    let steps = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        if in_palace(f, r) {
+            let mut bits = 0u128;
+            let mut i = 0;
+            while i < 4 {
+                let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+                if on_board(nf, nr) && in_palace(nf, nr) && same_half(r, nr) {
+                    bits |= 1u128 << index_of(nf, nr);
+                }
+                i += 1;
+            }
+            table[sq] = Bitboard(bits);
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// One diagonal direction of an elephant: the eye that must be empty, and the target.
+#[derive(Clone, Copy)]
+pub struct ElephantStep {
+    pub eye: u8,
+    pub target: u8,
+}
+
+/// Elephant steps per point: two points diagonally, never across the river; unused slots
+/// hold `NO_SQUARE`.
+pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
+    let none = ElephantStep {
+        eye: NO_SQUARE,
+        target: NO_SQUARE,
+    };
+    let mut table = [[none; 4]; SQUARES];
+    let dirs = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut i = 0;
+        while i < 4 {
+            let (tf, tr) = (f + 2 * dirs[i].0, r + 2 * dirs[i].1);
+            if on_board(tf, tr) && same_half(r, tr) {
+                table[sq][i] = ElephantStep {
+                    eye: index_of(f + dirs[i].0, r + dirs[i].1) as u8,
+                    target: index_of(tf, tr) as u8,
+                };
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// A horse's leg (an orthogonal neighbour) and the up to two targets it guards.
+#[derive(Clone, Copy)]
+pub struct HorseLeg {
+    pub leg: u8,
+    pub targets: Bitboard,
+}
+
+/// Horse moves per point, grouped by leg; legs off the board hold `NO_SQUARE`.
+pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
+    let none = HorseLeg {
+        leg: NO_SQUARE,
+        targets: Bitboard::EMPTY,
+    };
+    let mut table = [[none; 4]; SQUARES];
+    let legs = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut i = 0;
+        while i < 4 {
+            let (lf, lr) = (f + legs[i].0, r + legs[i].1);
+            if on_board(lf, lr) {
+                // Two steps along the leg's direction and one step to either side.
+                let (df, dr) = legs[i];
+                let mut bits = 0u128;
+                let ends = [(lf + df + dr, lr + dr + df), (lf + df - dr, lr + dr - df)];
+                let mut j = 0;
+                while j < 2 {
+                    if on_board(ends[j].0, ends[j].1) {
+                        bits |= 1u128 << index_of(ends[j].0, ends[j].1);
+                    }
+                    j += 1;
+                }
+                table[sq][i] = HorseLeg {
+                    leg: index_of(lf, lr) as u8,
+                    targets: Bitboard(bits),
+                };
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Horses that attack a point, grouped by the leg they need: the leg is a diagonal neighbour
+/// of the attacked point, and the two horses that use it stand beyond it.
+pub static HORSE_ATTACKERS: [[HorseLeg; 4]; SQUARES] = {
+    let none = HorseLeg {
+        leg: NO_SQUARE,
+        targets: Bitboard::EMPTY,
+    };
+    let mut table = [[none; 4]; SQUARES];
+    let dirs = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        let mut i = 0;
+        while i < 4 {
+            let (df, dr) = dirs[i];
+            let (lf, lr) = (f + df, r + dr);
+            if on_board(lf, lr) {
+                let mut bits = 0u128;
+                if on_board(lf + df, lr) {
+                    bits |= 1u128 << index_of(lf + df, lr);
+                }
+                if on_board(lf, lr + dr) {
+                    bits |= 1u128 << index_of(lf, lr + dr);
+                }
+                table[sq][i] = HorseLeg {
+                    leg: index_of(lf, lr) as u8,
+                    targets: Bitboard(bits),
+                };
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Pawn moves per color and point: forward, and sideways once across the river.
+pub static PAWN_MOVES: [[Bitboard; SQUARES]; 2] = {
+    let mut table = [[Bitboard::EMPTY; SQUARES]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let forward = if color == 0 { 1 } else { -1 };
+        let mut sq = 0;
+        while sq < SQUARES {
+            let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+            let crossed = if color == 0 { r >= 5 } else { r <= 4 };
+            let mut bits = 0u128;
+            if on_board(f, r + forward) {
+                bits |= 1u128 << index_of(f, r + forward);
+            }
+            if crossed {
+                if on_board(f - 1, r) {
+                    bits |= 1u128 << index_of(f - 1, r);
+                }
+                if on_board(f + 1, r) {
+                    bits |= 1u128 << index_of(f + 1, r);
+                }
+            }
+            table[color][sq] = Bitboard(bits);
+            sq += 1;
+        }
+        color += 1;
+    }
+    table
+};
+
+/// Points from which a pawn of the given color attacks a point (the inverse of `PAWN_MOVES`).
+pub static PAWN_ATTACKERS: [[Bitboard; SQUARES]; 2] = {
+    let mut table = [[Bitboard::EMPTY; SQUARES]; 2];
+    let mut color = 0;
+    while color < 2 {
+        let mut from = 0;
+        while from < SQUARES {
+            let mut targets = PAWN_MOVES[color][from].0;
+            while targets != 0 {
+                let to = targets.trailing_zeros() as usize;
+                table[color][to].0 |= 1u128 << from;
+                targets &= targets - 1;
+            }
+            from += 1;
+        }
+        color += 1;
+    }
+    table
+};
+
+/// Chariot attacks along one line of `len` points from `pos`: every point up to and
+/// including the first occupied one, in both directions. `pos`'s own bit is ignored.
+const fn line_slide(pos: i32, occ: u32, len: i32) -> u32 {
+    let mut bits = 0;
+    let mut dir = -1;
+    while dir <= 1 {
+        let mut p = pos + dir;
+        while p >= 0 && p < len {
+            bits |= 1 << p;
+            if occ >> p & 1 != 0 {
+                break;
+            }
+            p += dir;
+        }
+        dir += 2;
+    }
+    bits
+}
+
+/// Cannon capture targets along one line: the first occupied point after exactly one screen,
+/// in both directions.
+const fn line_cannon(pos: i32, occ: u32, len: i32) -> u32 {
+    let mut bits = 0;
+    let mut dir = -1;
+    while dir <= 1 {
+        let mut p = pos + dir;
+        let mut screened = false;
+        while p >= 0 && p < len {
+            if occ >> p & 1 != 0 {
+                if screened {
+                    bits |= 1 << p;
+                    break;
+                }
+                screened = true;
+            }
+            p += dir;
+        }
+        dir += 2;
+    }
+    bits
+}
+
+const fn rank_table(cannon: bool) -> [[u16; 512]; 9] {
+    let mut table = [[0u16; 512]; 9];
+    let mut file = 0;
+    while file < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            table[file][occ] = if cannon {
+                line_cannon(file as i32, occ as u32, 9)
+            } else {
+                line_slide(file as i32, occ as u32, 9)
+            } as u16;
+            occ += 1;
+        }
+        file += 1;
+    }
+    table
+}
+
+const fn file_table(cannon: bool) -> [[u16; 1024]; 10] {
+    let mut table = [[0u16; 1024]; 10];
+    let mut rank = 0;
+    while rank < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            table[rank][occ] = if cannon {
+                line_cannon(rank as i32, occ as u32, 10)
+            } else {
+                line_slide(rank as i32, occ as u32, 10)
+            } as u16;
+            occ += 1;
+        }
+        rank += 1;
+    }
+    table
+}
+
+static RANK_SLIDE: [[u16; 512]; 9] = rank_table(false);
+static RANK_CANNON: [[u16; 512]; 9] = rank_table(true);
+static FILE_SLIDE: [[u16; 1024]; 10] = file_table(false);
+static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
+
+/// Spreads a 10-bit file pattern (bit = rank) onto file a of a board (bit `rank * 9`).
+static FILE_SPREAD: [u128; 1024] = {
+    let mut table = [0u128; 1024];
+    let mut pattern = 0;
+    while pattern < 1024 {
+        let mut rank = 0;
+        while rank < 10 {
+            if pattern >> rank & 1 != 0 {
+                table[pattern] |= 1u128 << (rank * 9);
+            }
+            rank += 1;
+        }
+        pattern += 1;
+    }
+    table
+};
+
+/// Both occupancies a slider lookup needs: normal (`rank * 9 + file`) and transposed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Occupancy {
+    pub normal: u128,
+    pub transposed: u128,
+}
+
+impl Occupancy {
+    /// Toggles one point in both views.
+    #[inline]
+    pub fn toggle(&mut self, sq: Square) {
+        self.normal ^= 1u128 << sq.index();
+        self.transposed ^= TRANSPOSED_BIT[sq.index()];
+    }
+
+    /// The occupancy after a piece moves `from` → `to` (a capture leaves `to` occupied).
+    #[inline]
+    pub fn after_move(self, from: Square, to: Square) -> Occupancy {
+        let mut next = self;
+        next.toggle(from);
+        if self.normal >> to.index() & 1 == 0 {
+            next.toggle(to);
+        }
+        next
+    }
+
+    #[inline]
+    fn rank_bits(self, sq: Square) -> usize {
+        (self.normal >> (sq.rank() as u32 * 9)) as usize & 0x1ff
+    }
+
+    #[inline]
+    fn file_bits(self, sq: Square) -> usize {
+        (self.transposed >> (sq.file() as u32 * 10)) as usize & 0x3ff
+    }
+}
+
+/// Points a chariot on `sq` attacks (moves to, or captures on if occupied).
+#[inline]
+pub fn chariot_attacks(sq: Square, occ: Occupancy) -> Bitboard {
+    let (file, rank) = (sq.file() as usize, sq.rank() as usize);
+    let along_rank = (RANK_SLIDE[file][occ.rank_bits(sq)] as u128) << (rank * 9);
+    let along_file = FILE_SPREAD[FILE_SLIDE[rank][occ.file_bits(sq)] as usize] << file;
+    Bitboard(along_rank | along_file)
+}
+
+/// Points a cannon on `sq` could capture on (the first piece beyond exactly one screen),
+/// whatever their color.
+#[inline]
+pub fn cannon_captures(sq: Square, occ: Occupancy) -> Bitboard {
+    let (file, rank) = (sq.file() as usize, sq.rank() as usize);
+    let along_rank = (RANK_CANNON[file][occ.rank_bits(sq)] as u128) << (rank * 9);
+    let along_file = FILE_SPREAD[FILE_CANNON[rank][occ.file_bits(sq)] as usize] << file;
+    Bitboard(along_rank | along_file)
+}
+
+/// Points a horse on `sq` attacks, given which points are occupied (legs block).
+#[inline]
+pub fn horse_attacks(sq: Square, occupied: u128) -> Bitboard {
+    let mut bits = 0;
+    for step in &HORSE_MOVES[sq.index()] {
+        if step.leg != NO_SQUARE && occupied >> step.leg & 1 == 0 {
+            bits |= step.targets.0;
+        }
+    }
+    Bitboard(bits)
+}
+
+/// Points from which a horse would attack `sq`, given the occupancy.
+#[inline]
+pub fn horse_attackers(sq: Square, occupied: u128) -> Bitboard {
+    let mut bits = 0;
+    for step in &HORSE_ATTACKERS[sq.index()] {
+        if step.leg != NO_SQUARE && occupied >> step.leg & 1 == 0 {
+            bits |= step.targets.0;
+        }
+    }
+    Bitboard(bits)
+}
+
+/// Points an elephant on `sq` can reach, given the occupancy (eyes block, no river crossing).
+#[inline]
+pub fn elephant_moves(sq: Square, occupied: u128) -> Bitboard {
+    let mut bits = 0;
+    for step in &ELEPHANT_STEPS[sq.index()] {
+        if step.eye != NO_SQUARE && occupied >> step.eye & 1 == 0 {
+            bits |= 1u128 << step.target;
+        }
+    }
+    Bitboard(bits)
+}
+
+/// Points a pawn of `color` on `sq` moves to.
+#[inline]
+pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
+    PAWN_MOVES[color.index()][sq.index()]
+}
+
+/// The whole file of a point, as a set.
+#[inline]
+pub fn file_mask(sq: Square) -> Bitboard {
+    Bitboard(FILE_SPREAD[0x3ff] << sq.file())
+}
+
+/// The whole rank of a point, as a set.
+#[inline]
+pub fn rank_mask(sq: Square) -> Bitboard {
+    Bitboard(0x1ffu128 << (sq.rank() as u32 * 9))
+}
+
+/// The up to four diagonal neighbours of a point (where horse legs toward it lie).
+#[inline]
+pub fn diagonal_neighbours(sq: Square) -> Bitboard {
+    let mut bits = 0;
+    for step in &HORSE_ATTACKERS[sq.index()] {
+        if step.leg != NO_SQUARE {
+            bits |= 1u128 << step.leg;
+        }
+    }
+    Bitboard(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(text: &str) -> Square {
+        Square::parse(text).unwrap()
+    }
+
+    fn occupancy(points: &[&str]) -> Occupancy {
+        let mut occ = Occupancy::default();
+        for p in points {
+            occ.toggle(sq(p));
+        }
+        occ
+    }
+
+    fn names(bb: Bitboard) -> Vec<String> {
+        bb.map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn chariot_stops_at_the_first_piece_each_way() {
+        let occ = occupancy(&["e4", "e6", "c4", "e2"]);
+        let att = chariot_attacks(sq("e4"), occ);
+        assert_eq!(
+            names(att),
+            ["e2", "e3", "c4", "d4", "f4", "g4", "h4", "i4", "e5", "e6"]
+        );
+    }
+
+    #[test]
+    fn cannon_jumps_exactly_one_screen() {
+        let occ = occupancy(&["b2", "b7", "b9", "e2", "h2", "b5"]);
+        let att = cannon_captures(sq("b2"), occ);
+        // Up the file: screen b5, target b7 (b9 is behind a second piece). Along the rank:
+        // screen e2, target h2.
+        assert_eq!(names(att), ["h2", "b7"]);
+    }
+
+    #[test]
+    fn horse_legs_block_and_attackers_mirror_moves() {
+        let occ = occupancy(&["b0", "b1"]);
+        assert_eq!(names(horse_attacks(sq("b0"), occ.normal)), ["d1"]);
+        let open = occupancy(&["b0"]);
+        assert_eq!(
+            names(horse_attacks(sq("b0"), open.normal)),
+            ["d1", "a2", "c2"]
+        );
+        // Attackers are exactly the horses whose moves reach the point, for every occupancy
+        // tried here.
+        for target in Square::all() {
+            for blockers in [&[][..], &["e4", "d5", "f3"][..]] {
+                let occ = occupancy(blockers);
+                for from in Square::all() {
+                    let moves = horse_attacks(from, occ.normal);
+                    let attackers = horse_attackers(target, occ.normal);
+                    assert_eq!(
+                        moves.contains(target),
+                        attackers.contains(from),
+                        "{from} {target}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn elephants_and_advisors_stay_home() {
+        let empty = Occupancy::default();
+        assert_eq!(names(elephant_moves(sq("c4"), empty.normal)), ["a2", "e2"]);
+        assert_eq!(names(elephant_moves(sq("c5"), empty.normal)), ["a7", "e7"]);
+        let eye = occupancy(&["d3"]);
+        assert_eq!(names(elephant_moves(sq("c4"), eye.normal)), ["a2"]);
+        assert_eq!(
+            names(ADVISOR_MOVES[sq("e1").index()]),
+            ["d0", "f0", "d2", "f2"]
+        );
+        assert_eq!(names(KING_MOVES[sq("d0").index()]), ["e0", "d1"]);
+        assert_eq!(
+            names(KING_MOVES[sq("e8").index()]),
+            ["e7", "d8", "f8", "e9"]
+        );
+    }
+
+    #[test]
+    fn pawns_go_sideways_only_after_the_river() {
+        assert_eq!(names(pawn_moves(Color::Red, sq("c3"))), ["c4"]);
+        assert_eq!(names(pawn_moves(Color::Red, sq("c5"))), ["b5", "d5", "c6"]);
+        assert_eq!(names(pawn_moves(Color::Red, sq("c9"))), ["b9", "d9"]);
+        assert_eq!(names(pawn_moves(Color::Black, sq("c6"))), ["c5"]);
+        assert_eq!(
+            names(pawn_moves(Color::Black, sq("c4"))),
+            ["c3", "b4", "d4"]
+        );
+    }
+
+    #[test]
+    fn masks_cover_lines() {
+        assert_eq!(file_mask(sq("e5")).count(), 10);
+        assert_eq!(rank_mask(sq("e5")).count(), 9);
+        assert_eq!(names(diagonal_neighbours(sq("a0"))), ["b1"]);
+    }
+}

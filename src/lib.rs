@@ -1,0 +1,15 @@
+//! Chariot: a xiangqi (Chinese chess) engine.
+//!
+//! The layers, each depending only on the ones above it:
+//! - [`core`]: points, sides, pieces, moves;
+//! - [`board`]: `u128` bitboards, attack tables, Zobrist keys;
+//! - [`position`]: the game state, FEN, legal move generation, notation;
+//! - [`tools`]: what the command line offers on top (perft).
+
+pub mod board;
+pub mod core;
+pub mod position;
+pub mod tools;
+
+pub use crate::core::{Color, Move, Piece, PieceKind, Square};
+pub use crate::position::Position;

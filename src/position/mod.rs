@@ -1,0 +1,485 @@
+//! The game state: where the pieces stand, whose turn it is, and how it got here.
+//!
+//! A `Position` keeps three views of the board in step — a mailbox (`piece_on`), one bitboard
+//! per piece and per color, and the two-way occupancy the slider tables need — plus the
+//! Zobrist key, all updated incrementally by `make_move` and restored exactly by
+//! `unmake_move`. The undo stack doubles as the history of keys the repetition rules need.
+
+pub mod fen;
+pub mod movegen;
+pub mod notation;
+
+use crate::board::attacks::{
+    KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, horse_attackers,
+};
+use crate::board::{Bitboard, Occupancy, zobrist};
+use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
+
+pub use fen::{FenError, START_FEN};
+pub use movegen::MoveList;
+
+/// What `unmake_move` needs to restore, and the key the position had before the move.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    mv: Move,
+    captured: Option<Piece>,
+    halfmove_clock: u32,
+    key: u64,
+}
+
+/// A xiangqi position with its move history.
+#[derive(Clone)]
+pub struct Position {
+    mailbox: [Option<Piece>; SQUARES],
+    pieces: [Bitboard; 14],
+    colors: [Bitboard; 2],
+    occupancy: Occupancy,
+    side: Color,
+    key: u64,
+    /// Plies since the last capture (xiangqi's no-capture counter).
+    halfmove_clock: u32,
+    /// Move number, starting at 1 and counted up after each Black move.
+    fullmove_number: u32,
+    history: Vec<Undo>,
+}
+
+/// The pieces of one side that could attack a king, grouped by how they attack.
+#[derive(Clone, Copy)]
+struct KingAttackers {
+    /// Chariots and the king (the king "attacks" along its file: flying general).
+    lines: u128,
+    cannons: u128,
+    horses: u128,
+    pawns: u128,
+}
+
+/// Why a move given as text was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("'{0}' is not a move in ICCS form (such as h2e2)")]
+    Unparsable(String),
+    #[error("{0} is not a legal move in this position")]
+    Illegal(String),
+}
+
+impl Position {
+    /// An empty board, Red to move; only `fen` builds on it, since it breaks the invariants
+    /// (no kings) until the pieces are placed.
+    fn empty() -> Position {
+        Position {
+            mailbox: [None; SQUARES],
+            pieces: [Bitboard::EMPTY; 14],
+            colors: [Bitboard::EMPTY; 2],
+            occupancy: Occupancy::default(),
+            side: Color::Red,
+            key: 0,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            history: Vec::new(),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(START_FEN).expect("the start position is valid")
+    }
+
+    /// Places a piece on an empty point, updating every view and the key.
+    fn put_piece(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.mailbox[sq.index()].is_none());
+        self.mailbox[sq.index()] = Some(piece);
+        self.pieces[piece.index()] = self.pieces[piece.index()].with(sq);
+        self.colors[piece.color().index()] = self.colors[piece.color().index()].with(sq);
+        self.occupancy.toggle(sq);
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// Takes the piece off a point, updating every view and the key.
+    fn remove_piece(&mut self, piece: Piece, sq: Square) {
+        debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
+        self.mailbox[sq.index()] = None;
+        self.pieces[piece.index()] = self.pieces[piece.index()].without(sq);
+        self.colors[piece.color().index()] = self.colors[piece.color().index()].without(sq);
+        self.occupancy.toggle(sq);
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The Zobrist key of the placement and side to move.
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    #[inline]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        self.mailbox[sq.index()]
+    }
+
+    /// Points holding `kind` pieces of `color`.
+    #[inline]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces[Piece::new(color, kind).index()]
+    }
+
+    /// Points holding any piece of `color`.
+    #[inline]
+    pub fn color_pieces(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// Every occupied point.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.occupancy.normal)
+    }
+
+    #[inline]
+    pub fn occupancy(&self) -> Occupancy {
+        self.occupancy
+    }
+
+    /// Where `color`'s king stands. Every position built by `from_fen` has both kings.
+    #[inline]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King)
+            .first()
+            .expect("each side has a king")
+    }
+
+    /// Plies since the last capture.
+    #[inline]
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    #[inline]
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Number of moves made since the position was set up.
+    #[inline]
+    pub fn game_ply(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The moves made since the position was set up, oldest first.
+    pub fn moves_played(&self) -> impl Iterator<Item = Move> + '_ {
+        self.history.iter().map(|u| u.mv)
+    }
+
+    /// Keys of the earlier positions since the set-up, oldest first (the current key is not
+    /// included). The repetition rules look back through these.
+    pub fn key_history(&self) -> impl DoubleEndedIterator<Item = u64> + '_ {
+        self.history.iter().map(|u| u.key)
+    }
+
+    /// `color`'s attackers of a king, with the pieces on `removed` taken off the board.
+    #[inline]
+    fn king_attackers(&self, color: Color, removed: u128) -> KingAttackers {
+        let keep = !removed;
+        let bb = |kind| self.pieces(color, kind).0 & keep;
+        KingAttackers {
+            lines: bb(PieceKind::Chariot) | bb(PieceKind::King),
+            cannons: bb(PieceKind::Cannon),
+            horses: bb(PieceKind::Horse),
+            pawns: bb(PieceKind::Pawn),
+        }
+    }
+
+    /// Would a king of the side opposite `by` on `king` be attacked by `attackers` (which belong
+    /// to `by`) with the board occupied as `occ`? Includes the flying-general rule.
+    #[inline]
+    fn king_in_danger(king: Square, by: Color, occ: Occupancy, attackers: KingAttackers) -> bool {
+        chariot_attacks(king, occ).0 & attackers.lines != 0
+            || cannon_captures(king, occ).0 & attackers.cannons != 0
+            || horse_attackers(king, occ.normal).0 & attackers.horses != 0
+            || PAWN_ATTACKERS[by.index()][king.index()].0 & attackers.pawns != 0
+    }
+
+    /// Is `color`'s king attacked (including by the facing enemy king)?
+    pub fn is_in_check(&self, color: Color) -> bool {
+        let them = color.opponent();
+        Self::king_in_danger(
+            self.king_square(color),
+            them,
+            self.occupancy,
+            self.king_attackers(them, 0),
+        )
+    }
+
+    /// Is the side to move in check?
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.is_in_check(self.side)
+    }
+
+    /// Does the pseudo-legal move `mv` of the side to move leave its own king safe?
+    #[inline]
+    pub(crate) fn keeps_king_safe(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let us = self.side;
+        let them = us.opponent();
+        let king = if self.mailbox[from.index()].map(Piece::kind) == Some(PieceKind::King) {
+            to
+        } else {
+            self.king_square(us)
+        };
+        let occ = self.occupancy.after_move(from, to);
+        let attackers = self.king_attackers(them, 1u128 << to.index());
+        !Self::king_in_danger(king, them, occ, attackers)
+    }
+
+    /// Does the legal move `mv` give check to the opponent?
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let Some(moved) = self.mailbox[from.index()] else {
+            return false;
+        };
+        let us = self.side;
+        let mut attackers = self.king_attackers(us, 0);
+        let step = 1u128 << from.index() | 1u128 << to.index();
+        match moved.kind() {
+            PieceKind::Chariot | PieceKind::King => attackers.lines ^= step,
+            PieceKind::Cannon => attackers.cannons ^= step,
+            PieceKind::Horse => attackers.horses ^= step,
+            PieceKind::Pawn => attackers.pawns ^= step,
+            PieceKind::Advisor | PieceKind::Elephant => {}
+        }
+        let occ = self.occupancy.after_move(from, to);
+        Self::king_in_danger(self.king_square(us.opponent()), us, occ, attackers)
+    }
+
+    /// Points from which `by`'s pieces attack `sq` (real attacks: the king only by its steps,
+    /// not along the file).
+    pub fn attackers_to(&self, sq: Square, by: Color) -> Bitboard {
+        let occ = self.occupancy;
+        let bb = |kind| self.pieces(by, kind);
+        (chariot_attacks(sq, occ) & bb(PieceKind::Chariot))
+            | (cannon_captures(sq, occ) & bb(PieceKind::Cannon))
+            | (horse_attackers(sq, occ.normal) & bb(PieceKind::Horse))
+            | (PAWN_ATTACKERS[by.index()][sq.index()] & bb(PieceKind::Pawn))
+            | (KING_MOVES[sq.index()] & bb(PieceKind::King))
+            | (crate::board::attacks::ADVISOR_MOVES[sq.index()] & bb(PieceKind::Advisor))
+            | (self.elephant_attackers(sq) & bb(PieceKind::Elephant))
+    }
+
+    /// Elephants (of either side) that could step onto `sq`; elephant moves are symmetric.
+    fn elephant_attackers(&self, sq: Square) -> Bitboard {
+        crate::board::attacks::elephant_moves(sq, self.occupancy.normal)
+    }
+
+    /// Plays `mv`, which must be legal (or at least pseudo-legal) in this position.
+    pub fn make_move(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let moved = self.mailbox[from.index()].expect("a move starts on a piece");
+        let captured = self.mailbox[to.index()];
+        self.history.push(Undo {
+            mv,
+            captured,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        });
+        if let Some(victim) = captured {
+            self.remove_piece(victim, to);
+            self.halfmove_clock = 0;
+        } else {
+            self.halfmove_clock += 1;
+        }
+        self.remove_piece(moved, from);
+        self.put_piece(moved, to);
+        if self.side == Color::Black {
+            self.fullmove_number += 1;
+        }
+        self.side = self.side.opponent();
+        self.key ^= zobrist::SIDE_KEY;
+    }
+
+    /// Takes back the last move made; returns it, or `None` if no move was made since set-up.
+    pub fn unmake_move(&mut self) -> Option<Move> {
+        let undo = self.history.pop()?;
+        let (from, to) = (undo.mv.from(), undo.mv.to());
+        let moved = self.mailbox[to.index()].expect("the last move's piece is on its target");
+        self.side = self.side.opponent();
+        if self.side == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        self.remove_piece(moved, to);
+        self.put_piece(moved, from);
+        if let Some(victim) = undo.captured {
+            self.put_piece(victim, to);
+        }
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+        Some(undo.mv)
+    }
+
+    /// Forgets the move history (keeps the position): a new game starts here.
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// The key computed from scratch; must always equal `key()`.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black {
+            zobrist::SIDE_KEY
+        } else {
+            0
+        };
+        for sq in Square::all() {
+            if let Some(piece) = self.mailbox[sq.index()] {
+                key ^= zobrist::piece_key(piece, sq);
+            }
+        }
+        key
+    }
+
+    /// Checks that every incrementally kept view agrees with the mailbox. For tests and
+    /// debugging; returns a description of the first disagreement.
+    pub fn check_consistency(&self) -> Result<(), String> {
+        let mut pieces = [Bitboard::EMPTY; 14];
+        let mut colors = [Bitboard::EMPTY; 2];
+        let mut occ = Occupancy::default();
+        for sq in Square::all() {
+            if let Some(p) = self.mailbox[sq.index()] {
+                pieces[p.index()] = pieces[p.index()].with(sq);
+                colors[p.color().index()] = colors[p.color().index()].with(sq);
+                occ.toggle(sq);
+            }
+        }
+        if pieces != self.pieces {
+            return Err("piece bitboards disagree with the mailbox".into());
+        }
+        if colors != self.colors {
+            return Err("color bitboards disagree with the mailbox".into());
+        }
+        if occ != self.occupancy {
+            return Err("occupancy disagrees with the mailbox".into());
+        }
+        if self.compute_key() != self.key {
+            return Err("incremental key disagrees with a full recomputation".into());
+        }
+        if self.is_in_check(self.side.opponent()) {
+            return Err("the side not to move is in check".into());
+        }
+        Ok(())
+    }
+
+    /// Parses a move in ICCS form and checks that it is legal here.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let mv = Move::parse_iccs(text).ok_or_else(|| MoveError::Unparsable(text.to_string()))?;
+        if self.is_legal(mv) {
+            Ok(mv)
+        } else {
+            Err(MoveError::Illegal(mv.to_string()))
+        }
+    }
+
+    /// An ASCII diagram of the board, Black at the top, with ICCS coordinates.
+    pub fn diagram(&self) -> String {
+        let mut out = String::new();
+        for rank in (0..10).rev() {
+            out.push_str(&format!("{rank}  "));
+            for file in 0..9 {
+                let c = self
+                    .piece_on(Square::new(file, rank))
+                    .map_or('.', Piece::letter);
+                out.push(c);
+                if file < 8 {
+                    out.push(' ');
+                }
+            }
+            out.push('\n');
+            if rank == 5 {
+                out.push_str("   -----------------\n");
+            }
+        }
+        out.push_str("   a b c d e f g h i\n");
+        out
+    }
+}
+
+impl PartialEq for Position {
+    /// Two positions are equal when placement, side and counters agree (history aside).
+    fn eq(&self, other: &Position) -> bool {
+        self.mailbox == other.mailbox
+            && self.side == other.side
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn make_unmake_restores_everything() {
+        let mut pos = Position::startpos();
+        let before = pos.clone();
+        let line = ["h2e2", "h9g7", "h0g2", "i9h9", "e2e6", "c6c5"];
+        for m in line {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+            pos.check_consistency().unwrap();
+        }
+        assert_eq!(
+            pos.halfmove_clock(),
+            1,
+            "e2e6 captured, then one quiet move"
+        );
+        for _ in line {
+            pos.unmake_move();
+            pos.check_consistency().unwrap();
+        }
+        assert_eq!(pos, before);
+        assert_eq!(pos.key(), before.key());
+        assert_eq!(pos.unmake_move(), None);
+    }
+
+    #[test]
+    fn flying_general_is_a_check() {
+        // The advisor on e1 is all that stands between the kings: it is pinned.
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/9/4A4/4K4 w").unwrap();
+        let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(legal, ["e0d0", "e0f0"]);
+        // A king may not step onto the open file of the other king.
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w").unwrap();
+        assert!(!pos.in_check());
+        let legal: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(legal, ["e0f0", "e0e1"]);
+    }
+
+    #[test]
+    fn gives_check_sees_cannon_screens_and_discoveries() {
+        // Red cannon e2 looks up the file through two screens (red horse e5, black pawn e6):
+        // no check. Moving the horse away leaves one screen: a discovered cannon check.
+        let pos = Position::from_fen("4k4/9/9/4p4/4N4/9/9/4C4/9/3K4R w").unwrap();
+        assert!(!pos.is_in_check(Color::Black));
+        let cases = [
+            ("e5c4", true),
+            ("e5g6", true),
+            ("i0i9", true),
+            ("d0d1", false),
+            ("e2e3", false),
+        ];
+        for (m, expected) in cases {
+            let mv = pos.parse_move(m).unwrap();
+            assert_eq!(pos.gives_check(mv), expected, "{m}");
+            let mut after = pos.clone();
+            after.make_move(mv);
+            assert_eq!(after.in_check(), expected, "{m}");
+        }
+    }
+}

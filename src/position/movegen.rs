@@ -1,0 +1,325 @@
+//! Move generation: pseudo-legal targets per piece, then a cheap legality filter.
+//!
+//! Legality in xiangqi is subtle (cannon screens, horse legs, the flying general), so the
+//! filter does not try to track pins. It uses one observation instead: if the side to move is
+//! not in check and a move neither starts nor ends on the king's rank, the king's file, or a
+//! point diagonally next to the king (where horse legs toward it lie), nothing that attacks the
+//! king can change, so the move is legal. Only the remaining moves — king moves, moves near
+//! those lines, and every move while in check — get the full test (`keeps_king_safe`). In the
+//! bulk-counting perft the unaffected targets of a piece are counted with one popcount.
+
+use super::Position;
+use crate::board::Bitboard;
+use crate::board::attacks::{
+    ADVISOR_MOVES, KING_MOVES, cannon_captures, chariot_attacks, diagonal_neighbours,
+    elephant_moves, file_mask, horse_attacks, pawn_moves, rank_mask,
+};
+use crate::core::{Move, PieceKind, Square};
+
+/// Room for every move of any position (the most known is well under 200).
+pub const MAX_MOVES: usize = 256;
+
+/// A fixed-capacity list of moves, kept on the stack.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NONE; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+/// Which kinds of move a generator produces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenKind {
+    All,
+    Captures,
+    Quiets,
+}
+
+/// Where the legality shortcut does not hold: the side to move's king, its lines and the legs
+/// of horses aiming at it.
+#[derive(Clone, Copy)]
+struct KingZone {
+    king: Square,
+    in_check: bool,
+    sensitive: Bitboard,
+}
+
+impl Position {
+    fn king_zone(&self) -> KingZone {
+        let king = self.king_square(self.side);
+        KingZone {
+            king,
+            in_check: self.in_check(),
+            sensitive: rank_mask(king) | file_mask(king) | diagonal_neighbours(king),
+        }
+    }
+
+    /// Calls `visit(from, targets)` for every piece of the side to move with its pseudo-legal
+    /// targets of the requested kind.
+    #[inline(always)]
+    fn for_each_pseudo(&self, kind: GenKind, mut visit: impl FnMut(Square, Bitboard)) {
+        let us = self.side;
+        let own = self.color_pieces(us);
+        let enemy = self.color_pieces(us.opponent());
+        let empty = !self.occupied();
+        let targets = match kind {
+            GenKind::All => !own,
+            GenKind::Captures => enemy,
+            GenKind::Quiets => empty,
+        };
+        let occ = self.occupancy;
+        for from in self.pieces(us, PieceKind::Chariot) {
+            visit(from, chariot_attacks(from, occ) & targets);
+        }
+        for from in self.pieces(us, PieceKind::Cannon) {
+            let mut bb = Bitboard::EMPTY;
+            if kind != GenKind::Captures {
+                bb |= chariot_attacks(from, occ) & empty;
+            }
+            if kind != GenKind::Quiets {
+                bb |= cannon_captures(from, occ) & enemy;
+            }
+            visit(from, bb);
+        }
+        for from in self.pieces(us, PieceKind::Horse) {
+            visit(from, horse_attacks(from, occ.normal) & targets);
+        }
+        for from in self.pieces(us, PieceKind::Pawn) {
+            visit(from, pawn_moves(us, from) & targets);
+        }
+        for from in self.pieces(us, PieceKind::Elephant) {
+            visit(from, elephant_moves(from, occ.normal) & targets);
+        }
+        for from in self.pieces(us, PieceKind::Advisor) {
+            visit(from, ADVISOR_MOVES[from.index()] & targets);
+        }
+        for from in self.pieces(us, PieceKind::King) {
+            visit(from, KING_MOVES[from.index()] & targets);
+        }
+    }
+
+    /// Appends the legal moves of `from` to `targets` to `list`, using the shortcut where it
+    /// holds.
+    #[inline(always)]
+    fn push_legal(&self, zone: &KingZone, from: Square, targets: Bitboard, list: &mut MoveList) {
+        let full_test = zone.in_check || from == zone.king || zone.sensitive.contains(from);
+        for to in targets {
+            let mv = Move::new(from, to);
+            if (!full_test && !zone.sensitive.contains(to)) || self.keeps_king_safe(mv) {
+                list.push(mv);
+            }
+        }
+    }
+
+    /// Generates the legal moves of the requested kind.
+    pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        let zone = self.king_zone();
+        self.for_each_pseudo(kind, |from, targets| {
+            self.push_legal(&zone, from, targets, list)
+        });
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::All, &mut list);
+        list
+    }
+
+    /// Legal captures only (for quiescence search).
+    pub fn legal_captures(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(GenKind::Captures, &mut list);
+        list
+    }
+
+    /// Legal moves when in check (every one of them answers the check). Empty when not in
+    /// check.
+    pub fn check_evasions(&self) -> MoveList {
+        let mut list = MoveList::new();
+        if self.in_check() {
+            self.generate(GenKind::All, &mut list);
+        }
+        list
+    }
+
+    /// Pseudo-legal moves: by the pieces' movement rules, ignoring the own king's safety.
+    pub fn pseudo_legal_moves(&self, kind: GenKind) -> MoveList {
+        let mut list = MoveList::new();
+        self.for_each_pseudo(kind, |from, targets| {
+            for to in targets {
+                list.push(Move::new(from, to));
+            }
+        });
+        list
+    }
+
+    /// The number of legal moves, counted without listing them (perft's leaves).
+    pub fn count_legal_moves(&self) -> u64 {
+        let zone = self.king_zone();
+        let mut count = 0u64;
+        self.for_each_pseudo(GenKind::All, |from, targets| {
+            let (sure, doubtful) =
+                if zone.in_check || from == zone.king || zone.sensitive.contains(from) {
+                    (Bitboard::EMPTY, targets)
+                } else {
+                    (targets & !zone.sensitive, targets & zone.sensitive)
+                };
+            count += sure.count() as u64;
+            for to in doubtful {
+                count += self.keeps_king_safe(Move::new(from, to)) as u64;
+            }
+        });
+        count
+    }
+
+    /// Is `mv` legal here? Safe to call with any move (for example one from a hash table or a
+    /// GUI).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let from = mv.from();
+        let Some(piece) = self.piece_on(from) else {
+            return false;
+        };
+        if piece.color() != self.side || mv.is_none() {
+            return false;
+        }
+        let to = mv.to();
+        let mut reachable = false;
+        self.for_each_pseudo(GenKind::All, |f, targets| {
+            if f == from && targets.contains(to) {
+                reachable = true;
+            }
+        });
+        reachable && self.keeps_king_safe(mv)
+    }
+
+    /// Does the side to move have no legal move at all (mate or stalemate, both losses)?
+    pub fn has_no_legal_move(&self) -> bool {
+        self.count_legal_moves() == 0
+    }
+
+    /// Counts the leaf nodes of the legal move tree to `depth` (bulk counting at the last ply).
+    pub fn perft(&mut self, depth: u32) -> u64 {
+        match depth {
+            0 => 1,
+            1 => self.count_legal_moves(),
+            _ => {
+                let moves = self.legal_moves();
+                let mut nodes = 0;
+                for &mv in moves.iter() {
+                    self.make_move(mv);
+                    nodes += self.perft(depth - 1);
+                    self.unmake_move();
+                }
+                nodes
+            }
+        }
+    }
+
+    /// Per-root-move counts to `depth`, in generation order.
+    pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
+        let moves = self.legal_moves();
+        moves
+            .iter()
+            .map(|&mv| {
+                self.make_move(mv);
+                let nodes = self.perft(depth.saturating_sub(1));
+                self.unmake_move();
+                (mv, nodes)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_perft_matches_known_counts() {
+        let mut pos = Position::startpos();
+        assert_eq!(pos.perft(1), 44);
+        assert_eq!(pos.perft(2), 1_920);
+        assert_eq!(pos.perft(3), 79_666);
+    }
+
+    #[test]
+    fn generators_partition_the_moves() {
+        let pos = Position::from_fen(
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN3NC1/9/R1BAKAB1R w - - 4 3",
+        )
+        .unwrap();
+        let all = pos.legal_moves();
+        let caps = pos.legal_captures();
+        let mut quiets = MoveList::new();
+        pos.generate(GenKind::Quiets, &mut quiets);
+        assert_eq!(all.len(), caps.len() + quiets.len());
+        assert!(caps.iter().all(|&m| pos.piece_on(m.to()).is_some()));
+        assert!(quiets.iter().all(|&m| pos.piece_on(m.to()).is_none()));
+        assert_eq!(pos.count_legal_moves(), all.len() as u64);
+        assert!(pos.check_evasions().is_empty());
+    }
+
+    #[test]
+    fn is_legal_refuses_garbage_moves() {
+        let pos = Position::startpos();
+        for text in ["h2e2", "b0c2", "a3a4", "h2h9"] {
+            assert!(pos.is_legal(Move::parse_iccs(text).unwrap()), "{text}");
+        }
+        for text in ["e0e1x", "a3b3", "b9c7", "e5e6", "a0a9"] {
+            let legal = Move::parse_iccs(text).is_some_and(|m| pos.is_legal(m));
+            assert!(!legal, "{text}");
+        }
+        assert!(!pos.is_legal(Move::NONE));
+    }
+}

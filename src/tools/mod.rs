@@ -1,0 +1,3 @@
+//! Shell tools built on the library: perft now; bench, analyze and match later.
+
+pub mod perft;
