@@ -12,9 +12,6 @@
 use super::bitboard::Bitboard;
 use crate::core::{Color, SQUARES, Square};
 
-/// Marks "no point" in the small per-point tables below.
-pub const NO_SQUARE: u8 = u8::MAX;
-
 const fn on_board(file: i32, rank: i32) -> bool {
     file >= 0 && file < 9 && rank >= 0 && rank < 10
 }
@@ -90,19 +87,20 @@ pub static ADVISOR_MOVES: [Bitboard; SQUARES] = {
     table
 };
 
-/// One diagonal direction of an elephant: the eye that must be empty, and the target.
+/// One diagonal direction of an elephant: the eye that must be empty, and the target. Kept as
+/// bit masks so the hot loops test them without shifts; a direction off the board has both
+/// empty, which makes it contribute nothing.
 #[derive(Clone, Copy)]
 pub struct ElephantStep {
-    pub eye: u8,
-    pub target: u8,
+    pub eye: Bitboard,
+    pub target: Bitboard,
 }
 
-/// Elephant steps per point: two points diagonally, never across the river; unused slots
-/// hold `NO_SQUARE`.
+/// Elephant steps per point: two points diagonally, never across the river.
 pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
     let none = ElephantStep {
-        eye: NO_SQUARE,
-        target: NO_SQUARE,
+        eye: Bitboard::EMPTY,
+        target: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
     let dirs = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -114,8 +112,8 @@ pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
             let (tf, tr) = (f + 2 * dirs[i].0, r + 2 * dirs[i].1);
             if on_board(tf, tr) && same_half(r, tr) {
                 table[sq][i] = ElephantStep {
-                    eye: index_of(f + dirs[i].0, r + dirs[i].1) as u8,
-                    target: index_of(tf, tr) as u8,
+                    eye: Bitboard(1u128 << index_of(f + dirs[i].0, r + dirs[i].1)),
+                    target: Bitboard(1u128 << index_of(tf, tr)),
                 };
             }
             i += 1;
@@ -125,17 +123,18 @@ pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
     table
 };
 
-/// A horse's leg (an orthogonal neighbour) and the up to two targets it guards.
+/// A horse's leg (an orthogonal neighbour) and the up to two targets it guards, as bit masks;
+/// a leg off the board has both empty.
 #[derive(Clone, Copy)]
 pub struct HorseLeg {
-    pub leg: u8,
+    pub leg: Bitboard,
     pub targets: Bitboard,
 }
 
-/// Horse moves per point, grouped by leg; legs off the board hold `NO_SQUARE`.
+/// Horse moves per point, grouped by leg.
 pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
     let none = HorseLeg {
-        leg: NO_SQUARE,
+        leg: Bitboard::EMPTY,
         targets: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
@@ -159,7 +158,7 @@ pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
                     j += 1;
                 }
                 table[sq][i] = HorseLeg {
-                    leg: index_of(lf, lr) as u8,
+                    leg: Bitboard(1u128 << index_of(lf, lr)),
                     targets: Bitboard(bits),
                 };
             }
@@ -174,7 +173,7 @@ pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
 /// of the attacked point, and the two horses that use it stand beyond it.
 pub static HORSE_ATTACKERS: [[HorseLeg; 4]; SQUARES] = {
     let none = HorseLeg {
-        leg: NO_SQUARE,
+        leg: Bitboard::EMPTY,
         targets: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
@@ -195,7 +194,7 @@ pub static HORSE_ATTACKERS: [[HorseLeg; 4]; SQUARES] = {
                     bits |= 1u128 << index_of(lf, lr + dr);
                 }
                 table[sq][i] = HorseLeg {
-                    leg: index_of(lf, lr) as u8,
+                    leg: Bitboard(1u128 << index_of(lf, lr)),
                     targets: Bitboard(bits),
                 };
             }
@@ -275,21 +274,21 @@ const fn line_slide(pos: i32, occ: u32, len: i32) -> u32 {
     bits
 }
 
-/// Cannon capture targets along one line: the first occupied point after exactly one screen,
-/// in both directions.
-const fn line_cannon(pos: i32, occ: u32, len: i32) -> u32 {
+/// The `n`-th occupied point (1 = first) along one line in both directions from `pos`: `n = 2`
+/// gives cannon capture targets (beyond exactly one screen), `n = 3` the pieces beyond two.
+const fn line_nth(pos: i32, occ: u32, len: i32, n: u32) -> u32 {
     let mut bits = 0;
     let mut dir = -1;
     while dir <= 1 {
         let mut p = pos + dir;
-        let mut screened = false;
+        let mut seen = 0;
         while p >= 0 && p < len {
             if occ >> p & 1 != 0 {
-                if screened {
+                seen += 1;
+                if seen == n {
                     bits |= 1 << p;
                     break;
                 }
-                screened = true;
             }
             p += dir;
         }
@@ -298,16 +297,17 @@ const fn line_cannon(pos: i32, occ: u32, len: i32) -> u32 {
     bits
 }
 
-const fn rank_table(cannon: bool) -> [[u16; 512]; 9] {
+/// Line table along a rank: `nth == 0` is the chariot slide, otherwise the `nth` blocker.
+const fn rank_table(nth: u32) -> [[u16; 512]; 9] {
     let mut table = [[0u16; 512]; 9];
     let mut file = 0;
     while file < 9 {
         let mut occ = 0;
         while occ < 512 {
-            table[file][occ] = if cannon {
-                line_cannon(file as i32, occ as u32, 9)
-            } else {
+            table[file][occ] = if nth == 0 {
                 line_slide(file as i32, occ as u32, 9)
+            } else {
+                line_nth(file as i32, occ as u32, 9, nth)
             } as u16;
             occ += 1;
         }
@@ -316,16 +316,17 @@ const fn rank_table(cannon: bool) -> [[u16; 512]; 9] {
     table
 }
 
-const fn file_table(cannon: bool) -> [[u16; 1024]; 10] {
+/// Line table along a file, as `rank_table`.
+const fn file_table(nth: u32) -> [[u16; 1024]; 10] {
     let mut table = [[0u16; 1024]; 10];
     let mut rank = 0;
     while rank < 10 {
         let mut occ = 0;
         while occ < 1024 {
-            table[rank][occ] = if cannon {
-                line_cannon(rank as i32, occ as u32, 10)
-            } else {
+            table[rank][occ] = if nth == 0 {
                 line_slide(rank as i32, occ as u32, 10)
+            } else {
+                line_nth(rank as i32, occ as u32, 10, nth)
             } as u16;
             occ += 1;
         }
@@ -334,10 +335,12 @@ const fn file_table(cannon: bool) -> [[u16; 1024]; 10] {
     table
 }
 
-static RANK_SLIDE: [[u16; 512]; 9] = rank_table(false);
-static RANK_CANNON: [[u16; 512]; 9] = rank_table(true);
-static FILE_SLIDE: [[u16; 1024]; 10] = file_table(false);
-static FILE_CANNON: [[u16; 1024]; 10] = file_table(true);
+static RANK_SLIDE: [[u16; 512]; 9] = rank_table(0);
+static RANK_CANNON: [[u16; 512]; 9] = rank_table(2);
+static RANK_THIRD: [[u16; 512]; 9] = rank_table(3);
+static FILE_SLIDE: [[u16; 1024]; 10] = file_table(0);
+static FILE_CANNON: [[u16; 1024]; 10] = file_table(2);
+static FILE_THIRD: [[u16; 1024]; 10] = file_table(3);
 
 /// Spreads a 10-bit file pattern (bit = rank) onto file a of a board (bit `rank * 9`).
 static FILE_SPREAD: [u128; 1024] = {
@@ -412,12 +415,46 @@ pub fn cannon_captures(sq: Square, occ: Occupancy) -> Bitboard {
     Bitboard(along_rank | along_file)
 }
 
+/// The third occupied point along each of the four lines from `sq` (the piece beyond two
+/// screens): where a cannon would stand to aim at `sq` through two screens.
+#[inline]
+pub fn third_blockers(sq: Square, occ: Occupancy) -> Bitboard {
+    let (file, rank) = (sq.file() as usize, sq.rank() as usize);
+    let along_rank = (RANK_THIRD[file][occ.rank_bits(sq)] as u128) << (rank * 9);
+    let along_file = FILE_SPREAD[FILE_THIRD[rank][occ.file_bits(sq)] as usize] << file;
+    Bitboard(along_rank | along_file)
+}
+
+/// The four rays from a point: up the file (toward rank 9), down the file, right along the
+/// rank (toward file i), left. The first two are file rays.
+pub static RAYS: [[Bitboard; 4]; SQUARES] = {
+    let mut table = [[Bitboard::EMPTY; 4]; SQUARES];
+    let dirs = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut i = 0;
+        while i < 4 {
+            let (mut f, mut r) = ((sq % 9) as i32 + dirs[i].0, (sq / 9) as i32 + dirs[i].1);
+            let mut bits = 0u128;
+            while on_board(f, r) {
+                bits |= 1u128 << index_of(f, r);
+                f += dirs[i].0;
+                r += dirs[i].1;
+            }
+            table[sq][i] = Bitboard(bits);
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+};
+
 /// Points a horse on `sq` attacks, given which points are occupied (legs block).
 #[inline]
 pub fn horse_attacks(sq: Square, occupied: u128) -> Bitboard {
     let mut bits = 0;
     for step in &HORSE_MOVES[sq.index()] {
-        if step.leg != NO_SQUARE && occupied >> step.leg & 1 == 0 {
+        if occupied & step.leg.0 == 0 {
             bits |= step.targets.0;
         }
     }
@@ -429,7 +466,7 @@ pub fn horse_attacks(sq: Square, occupied: u128) -> Bitboard {
 pub fn horse_attackers(sq: Square, occupied: u128) -> Bitboard {
     let mut bits = 0;
     for step in &HORSE_ATTACKERS[sq.index()] {
-        if step.leg != NO_SQUARE && occupied >> step.leg & 1 == 0 {
+        if occupied & step.leg.0 == 0 {
             bits |= step.targets.0;
         }
     }
@@ -441,8 +478,8 @@ pub fn horse_attackers(sq: Square, occupied: u128) -> Bitboard {
 pub fn elephant_moves(sq: Square, occupied: u128) -> Bitboard {
     let mut bits = 0;
     for step in &ELEPHANT_STEPS[sq.index()] {
-        if step.eye != NO_SQUARE && occupied >> step.eye & 1 == 0 {
-            bits |= 1u128 << step.target;
+        if occupied & step.eye.0 == 0 {
+            bits |= step.target.0;
         }
     }
     Bitboard(bits)
@@ -471,9 +508,7 @@ pub fn rank_mask(sq: Square) -> Bitboard {
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
     let mut bits = 0;
     for step in &HORSE_ATTACKERS[sq.index()] {
-        if step.leg != NO_SQUARE {
-            bits |= 1u128 << step.leg;
-        }
+        bits |= step.leg.0;
     }
     Bitboard(bits)
 }

@@ -194,7 +194,7 @@ impl Position {
 
     /// Would a king of the side opposite `by` on `king` be attacked by `attackers` (which belong
     /// to `by`) with the board occupied as `occ`? Includes the flying-general rule.
-    #[inline]
+    #[inline(always)]
     fn king_in_danger(king: Square, by: Color, occ: Occupancy, attackers: KingAttackers) -> bool {
         chariot_attacks(king, occ).0 & attackers.lines != 0
             || cannon_captures(king, occ).0 & attackers.cannons != 0
@@ -220,7 +220,7 @@ impl Position {
     }
 
     /// Does the pseudo-legal move `mv` of the side to move leave its own king safe?
-    #[inline]
+    #[inline(always)]
     pub(crate) fn keeps_king_safe(&self, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let us = self.side;
