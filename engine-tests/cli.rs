@@ -1,1 +1,105 @@
-//! placeholder
+//! The command line, driven through the built binary as a user would.
+
+use std::process::{Command, Output};
+
+fn chariot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn perft_prints_total_time_and_speed() {
+    let out = chariot(&["perft", "--fen", "startpos", "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("Nodes: 79666"), "{text}");
+    assert!(text.contains("Time: "), "{text}");
+    assert!(text.contains("M nodes/s"), "{text}");
+}
+
+#[test]
+fn perft_divide_lists_every_root_move() {
+    let out = chariot(&["perft", "--depth", "2", "--divide", "--threads", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<(&str, u64)> = text
+        .lines()
+        .filter_map(|l| l.split_once(": "))
+        .filter(|(m, _)| chariot::Move::parse_iccs(m).is_some())
+        .map(|(m, n)| (m, n.trim().parse().unwrap()))
+        .collect();
+    assert_eq!(rows.len(), 44, "{text}");
+    assert_eq!(rows.iter().map(|(_, n)| n).sum::<u64>(), 1920);
+    // 45 replies to the central cannon, as pyffish also counts.
+    assert!(rows.contains(&("h2e2", 45)), "{text}");
+    assert!(text.contains("Nodes: 1920"));
+}
+
+#[test]
+fn perft_plays_moves_first() {
+    let out = chariot(&["perft", "--depth", "1", "--moves", "h2e2", "h9g7"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = {
+        let mut pos = chariot::Position::startpos();
+        for m in ["h2e2", "h9g7"] {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        pos.count_legal_moves()
+    };
+    assert!(
+        stdout(&out).contains(&format!("Nodes: {expected}")),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn bad_input_is_a_clear_error_and_a_failure_exit() {
+    let out = chariot(&[
+        "perft",
+        "--fen",
+        "4k4/9/9/9/9/9/9/9/9/4K4 w",
+        "--depth",
+        "2",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("the kings face each other"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = chariot(&["perft", "--depth", "2", "--moves", "h2e2", "e2e9"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("e2e9 is not a legal move"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = chariot(&["perft", "--depth", "2", "--moves", "zz"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("'zz' is not a move"),
+        "{}",
+        stderr(&out)
+    );
+
+    let out = chariot(&["perft", "--depth", "99999999999"]);
+    assert!(!out.status.success());
+
+    let out = chariot(&["perft", "--depth", "40"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("too deep"), "{}", stderr(&out));
+}

@@ -39,7 +39,7 @@ HAND_MADE = [
     ("checkmate: no legal move", "3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1"),
     ("stalemate: no legal move, not in check", "3k5/8R/9/9/9/9/9/9/9/4K4 b - - 0 1"),
     ("red pawns on the last rank", "2P1k1P2/9/9/9/9/9/9/9/9/3K5 w - - 0 1"),
-    ("black pawns on the last rank", "4k4/9/9/9/9/9/9/9/9/2p1K1p2 b - - 0 1"),
+    ("black pawns on the last rank", "3k5/9/9/9/9/9/9/9/9/2p1K1p2 b - - 0 1"),
     ("crossed pawns and chariots in the middle", "3k5/4a4/3P5/2R1P4/9/4r4/2p6/9/4A4/4K4 w - - 0 1"),
     ("evading a cannon check by moving the screen", "4k4/9/9/9/9/4n4/9/4C4/4A4/3AK4 b - - 0 1"),
 ]
