@@ -13,6 +13,49 @@ pub struct Cli {
 pub enum Command {
     /// Count the legal move tree of a position to a fixed depth.
     Perft(PerftArgs),
+    /// Search fixed positions at a fixed depth; prints the node signature and speed.
+    Bench(BenchArgs),
+    /// Analyse one position: each iteration's score and principal variation.
+    Analyze(AnalyzeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth for every position.
+    #[arg(long, short, default_value_t = chariot::tools::bench::DEFAULT_DEPTH)]
+    pub depth: i32,
+    /// Also print each position's node count and move.
+    #[arg(long, short)]
+    pub verbose: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Search to this depth.
+    #[arg(long)]
+    pub depth: Option<i32>,
+    /// Search this many nodes.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Search for this many seconds (fractions allowed).
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Number of principal variations.
+    #[arg(long, default_value_t = 1)]
+    pub multipv: usize,
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Hash table size in MB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// One JSON object per line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the board with Chinese glyphs and write the PV in Chinese notation.
+    #[arg(long)]
+    pub glyphs: bool,
 }
 
 /// A position given on the command line: a FEN (or `startpos`) and moves played from it.

@@ -313,6 +313,18 @@ impl Move {
         self.0
     }
 
+    /// Unpacks `raw()`; an out-of-range point yields `NONE` (so a corrupt hash entry can
+    /// never name a point off the board).
+    #[inline]
+    pub const fn from_raw(raw: u16) -> Move {
+        let (from, to) = ((raw & 0x7f) as usize, (raw >> 7 & 0x7f) as usize);
+        if from < SQUARES && to < SQUARES && raw >> 14 == 0 {
+            Move(raw)
+        } else {
+            Move::NONE
+        }
+    }
+
     /// Parses the coordinates of a move in ICCS form: `h2e2`, also `H2-E2`. Says nothing about
     /// legality; see `Position::parse_move`.
     pub fn parse_iccs(text: &str) -> Option<Move> {

@@ -3,12 +3,16 @@
 //! The layers, each depending only on the ones above it:
 //! - [`core`]: points, sides, pieces, moves;
 //! - [`board`]: `u128` bitboards, attack tables, Zobrist keys;
-//! - [`position`]: the game state, FEN, legal move generation, notation;
-//! - [`tools`]: what the command line offers on top (perft).
+//! - [`position`]: the game state, FEN, legal move generation, notation, SEE;
+//! - [`eval`]: the hand-crafted evaluation;
+//! - [`search`]: PVS with a shared transposition table and Lazy-SMP threads;
+//! - [`tools`]: what the command line offers on top (perft, bench).
 
 pub mod board;
 pub mod core;
+pub mod eval;
 pub mod position;
+pub mod search;
 pub mod tools;
 
 pub use crate::core::{Color, Move, Piece, PieceKind, Square};

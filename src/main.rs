@@ -3,15 +3,22 @@
 mod cli;
 
 use chariot::position::Position;
-use chariot::tools::perft;
+use chariot::search::Limits;
+use chariot::search::threads::SearchPool;
+use chariot::tools::analyze::{self, AnalyzeReporter, Style};
+use chariot::tools::{bench, perft};
 use clap::Parser;
 use cli::{Cli, Command, PositionArgs};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(args),
+        Some(Command::Bench(args)) => run_bench(args),
+        Some(Command::Analyze(args)) => run_analyze(args),
         None => {
             eprintln!("chariot: the engine protocol is not built yet; see `chariot --help`");
             Ok(())
@@ -58,5 +65,65 @@ fn run_perft(args: cli::PerftArgs) -> Result<(), String> {
     println!("Nodes: {}", report.nodes);
     println!("Time: {:.3} s", report.elapsed.as_secs_f64());
     println!("Speed: {:.1} M nodes/s", report.mnps());
+    Ok(())
+}
+
+fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
+    if !(1..=64).contains(&args.depth) {
+        return Err(format!(
+            "bench depth {} is out of range (1 to 64)",
+            args.depth
+        ));
+    }
+    let report = bench::run(args.depth);
+    if args.verbose {
+        for (i, (nodes, best)) in report.per_position.iter().enumerate() {
+            println!("position {:>2}: {nodes:>10} nodes  bestmove {best}", i + 1);
+        }
+    }
+    println!("{} nodes {} nps", report.nodes, report.nps());
+    Ok(())
+}
+
+fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
+    let pos = load_position(&args.position)?;
+    if args.depth.is_none() && args.nodes.is_none() && args.time.is_none() {
+        return Err("say how long to search: --depth N, --nodes N or --time SECONDS".into());
+    }
+    let time = match args.time {
+        Some(t) if !(t.is_finite() && t > 0.0 && t < 1e7) => {
+            return Err(format!("--time {t} is not a usable number of seconds"));
+        }
+        Some(t) => {
+            let d = Duration::from_secs_f64(t);
+            Some(chariot::search::timeman::TimeBudget { soft: d, hard: d })
+        }
+        None => None,
+    };
+    let style = if args.json {
+        Style::Json
+    } else if args.glyphs {
+        Style::Chinese
+    } else {
+        Style::Wxf
+    };
+    if style != Style::Json {
+        let board = if args.glyphs {
+            analyze::glyph_diagram(&pos)
+        } else {
+            pos.diagram()
+        };
+        println!("{board}\nFEN: {}\n", pos.to_fen());
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time,
+        multipv: args.multipv.max(1),
+        ..Limits::default()
+    };
+    let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, 65536));
+    let reporter = Arc::new(AnalyzeReporter::new(&pos, style));
+    pool.search_sync(&pos, limits, reporter);
     Ok(())
 }

@@ -8,9 +8,11 @@
 pub mod fen;
 pub mod movegen;
 pub mod notation;
+pub mod see;
 
 use crate::board::attacks::{
-    KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, horse_attackers,
+    KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, diagonal_neighbours, file_mask,
+    horse_attackers, rank_mask,
 };
 use crate::board::{Bitboard, Occupancy, zobrist};
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
@@ -242,6 +244,17 @@ impl Position {
             return false;
         };
         let us = self.side;
+        let king = self.king_square(us.opponent());
+        let lines = rank_mask(king) | file_mask(king);
+        if !(lines | diagonal_neighbours(king)).contains(from) && !lines.contains(to) {
+            // Nothing between the king and its attackers changes: only the moved piece itself
+            // can check, and off the king's lines only a horse or a pawn can.
+            return match moved.kind() {
+                PieceKind::Horse => horse_attackers(king, self.occupancy.normal).contains(to),
+                PieceKind::Pawn => PAWN_ATTACKERS[us.index()][king.index()].contains(to),
+                _ => false,
+            };
+        }
         let mut attackers = self.king_attackers(us, 0);
         let step = 1u128 << from.index() | 1u128 << to.index();
         match moved.kind() {
@@ -252,7 +265,7 @@ impl Position {
             PieceKind::Advisor | PieceKind::Elephant => {}
         }
         let occ = self.occupancy.after_move(from, to);
-        Self::king_in_danger(self.king_square(us.opponent()), us, occ, attackers)
+        Self::king_in_danger(king, us, occ, attackers)
     }
 
     /// Points from which `by`'s pieces attack `sq` (real attacks: the king only by its steps,
@@ -298,6 +311,39 @@ impl Position {
         }
         self.side = self.side.opponent();
         self.key ^= zobrist::SIDE_KEY;
+    }
+
+    /// Passes the turn (for null-move pruning in the search). The no-capture counter restarts,
+    /// so no repetition is ever found across a null move.
+    pub fn make_null_move(&mut self) {
+        self.history.push(Undo {
+            mv: Move::NONE,
+            captured: None,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        });
+        self.halfmove_clock = 0;
+        self.side = self.side.opponent();
+        self.key ^= zobrist::SIDE_KEY;
+    }
+
+    /// Takes back `make_null_move`.
+    pub fn unmake_null_move(&mut self) {
+        let undo = self.history.pop().expect("a null move to take back");
+        debug_assert!(undo.mv.is_none());
+        self.side = self.side.opponent();
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    /// If the current position occurred before since the last capture (same placement, same
+    /// side to move), how many plies ago (the most recent occurrence)?
+    pub fn repetition_distance(&self) -> Option<usize> {
+        let n = self.history.len();
+        let reach = (self.halfmove_clock as usize).min(n);
+        (4..=reach)
+            .step_by(2)
+            .find(|&d| self.history[n - d].key == self.key)
     }
 
     /// Takes back the last move made; returns it, or `None` if no move was made since set-up.

@@ -79,6 +79,12 @@ impl std::ops::Deref for MoveList {
     }
 }
 
+impl std::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
 /// Which kinds of move a generator produces.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum GenKind {
@@ -294,23 +300,30 @@ impl Position {
     }
 
     /// Is `mv` legal here? Safe to call with any move (for example one from a hash table or a
-    /// GUI).
+    /// GUI): only the moving piece's targets are generated.
     pub fn is_legal(&self, mv: Move) -> bool {
-        let from = mv.from();
+        let (from, to) = (mv.from(), mv.to());
         let Some(piece) = self.piece_on(from) else {
             return false;
         };
-        if piece.color() != self.side || mv.is_none() {
+        let us = self.side;
+        if piece.color() != us || mv.is_none() || self.color_pieces(us).contains(to) {
             return false;
         }
-        let to = mv.to();
-        let mut reachable = false;
-        self.for_each_pseudo(GenKind::All, |f, targets| {
-            if f == from && targets.contains(to) {
-                reachable = true;
+        let occ = self.occupancy;
+        let targets = match piece.kind() {
+            PieceKind::Chariot => chariot_attacks(from, occ),
+            PieceKind::Cannon => {
+                (chariot_attacks(from, occ) & !self.occupied())
+                    | (cannon_captures(from, occ) & self.color_pieces(us.opponent()))
             }
-        });
-        reachable && self.keeps_king_safe(mv)
+            PieceKind::Horse => horse_attacks(from, occ.normal),
+            PieceKind::Pawn => pawn_moves(us, from),
+            PieceKind::Elephant => elephant_moves(from, occ.normal),
+            PieceKind::Advisor => ADVISOR_MOVES[from.index()],
+            PieceKind::King => KING_MOVES[from.index()],
+        };
+        targets.contains(to) && self.keeps_king_safe(mv)
     }
 
     /// Does the side to move have no legal move at all (mate or stalemate, both losses)?

@@ -1,3 +1,5 @@
-//! Shell tools built on the library: perft now; bench, analyze and match later.
+//! Shell tools built on the library: perft, bench and analyze (match later).
 
+pub mod analyze;
+pub mod bench;
 pub mod perft;

@@ -1,0 +1,214 @@
+//! The search through its library API: mates at the right distance, rules inside the tree,
+//! limits and determinism, and never an illegal or missing move.
+
+use chariot::core::Move;
+use chariot::position::Position;
+use chariot::search::threads::SearchPool;
+use chariot::search::{Limits, RULE_WIN, SearchResult, Silent, mate_in_moves, search_position};
+use chariot::tools::bench;
+use std::sync::Arc;
+
+fn position(fen: &str, moves: &[&str]) -> Position {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    pos
+}
+
+fn to_depth(pos: &Position, depth: i32) -> SearchResult {
+    search_position(
+        pos,
+        &Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        },
+        16,
+    )
+}
+
+#[test]
+fn mate_in_one_and_two_at_the_right_distance() {
+    let one = to_depth(&position("4k4/R8/9/9/9/9/9/9/9/1R1K5 w", &[]), 5);
+    assert_eq!(one.best.unwrap().to_string(), "b0b9");
+    assert_eq!(mate_in_moves(one.value), Some(1));
+
+    // 1. a1a8 (the king can only step to f9), 2. a0a9 mate.
+    let two = to_depth(&position("4k4/9/9/9/9/9/9/9/R8/R2K5 w", &[]), 6);
+    assert_eq!(mate_in_moves(two.value), Some(2), "{two:?}");
+
+    // The defender sees it too: Black to move after 1. a1a8 is mated in 1.
+    let defending = to_depth(&position("4k4/9/9/9/9/9/9/9/R8/R2K5 w", &["a1a8"]), 6);
+    assert_eq!(mate_in_moves(defending.value), Some(-1), "{defending:?}");
+    assert_eq!(defending.best.unwrap().to_string(), "e9f9");
+}
+
+#[test]
+fn stalemating_the_opponent_wins() {
+    // Any quiet move leaves Black's king with no move: in xiangqi that is a loss for Black.
+    let r = to_depth(&position("3k5/4P4/9/9/9/9/9/9/9/4K4 w", &[]), 4);
+    assert_eq!(mate_in_moves(r.value), Some(1), "{r:?}");
+}
+
+#[test]
+fn no_legal_move_gives_no_best_move() {
+    let r = to_depth(&position("3k5/9/9/9/9/9/9/9/9/3RK4 b", &[]), 5);
+    assert!(r.best.is_none());
+}
+
+#[test]
+fn perpetual_check_loses_for_the_checker() {
+    // Red checks with the chariot on a9/a8 while the black king steps e9/e8.
+    let line = ["a0a9", "e9e8", "a9a8", "e8e9", "a8a9"];
+    let black = position("4k4/9/9/9/9/9/9/9/9/R2K5 w", &line);
+    // Black's only move repeats the position Red produced by checking every move: Red loses.
+    let r = to_depth(&black, 4);
+    assert_eq!(r.best.unwrap().to_string(), "e9e8");
+    assert_eq!(r.value, RULE_WIN - 1, "{r:?}");
+    // With Red to move one ply earlier, Red avoids the losing repetition.
+    let red = position("4k4/9/9/9/9/9/9/9/9/R2K5 w", &line[..4]);
+    let r = to_depth(&red, 6);
+    assert_ne!(r.best.unwrap().to_string(), "a8a9", "{r:?}");
+    assert!(r.value > 0);
+}
+
+#[test]
+fn banned_and_restricted_root_moves_are_respected() {
+    let pos = Position::startpos();
+    let free = to_depth(&pos, 5).best.unwrap();
+    let banned = Limits {
+        depth: Some(5),
+        ban_moves: vec![free],
+        ..Limits::default()
+    };
+    let r = search_position(&pos, &banned, 16);
+    assert!(
+        r.best.is_some_and(|m| m != free && pos.is_legal(m)),
+        "{r:?}"
+    );
+    let only = pos.parse_move("b0c2").unwrap();
+    let restricted = Limits {
+        depth: Some(4),
+        search_moves: vec![only],
+        ..Limits::default()
+    };
+    assert_eq!(search_position(&pos, &restricted, 16).best, Some(only));
+}
+
+#[test]
+fn fixed_node_searches_are_deterministic() {
+    let pos = position(bench::POSITIONS[7], &[]);
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let a = search_position(&pos, &limits, 16);
+    let b = search_position(&pos, &limits, 16);
+    assert_eq!((a.best, a.value, a.nodes), (b.best, b.value, b.nodes));
+    assert!(a.nodes >= 30_000 && a.nodes < 31_000, "{}", a.nodes);
+}
+
+#[test]
+fn every_search_returns_a_legal_move_when_one_exists() {
+    for fen in bench::POSITIONS {
+        let pos = position(fen, &[]);
+        for limits in [
+            Limits {
+                nodes: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                depth: Some(1),
+                ..Limits::default()
+            },
+            Limits {
+                depth: Some(4),
+                multipv: 3,
+                ..Limits::default()
+            },
+        ] {
+            let r = search_position(&pos, &limits, 1);
+            match r.best {
+                Some(mv) => assert!(pos.is_legal(mv), "{fen}: {mv}"),
+                None => assert!(pos.legal_moves().is_empty(), "{fen}"),
+            }
+            if let Some(p) = r.ponder {
+                let mut after = pos.clone();
+                after.make_move(r.best.unwrap());
+                assert!(after.is_legal(p), "{fen}: ponder {p}");
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_search_together_and_agree_on_legality() {
+    let mut pool = SearchPool::new(2, 16);
+    for fen in &bench::POSITIONS[..6] {
+        let pos = position(fen, &[]);
+        let r = pool.search_sync(
+            &pos,
+            Limits {
+                depth: Some(6),
+                ..Limits::default()
+            },
+            Arc::new(Silent),
+        );
+        assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{fen}");
+        assert!(r.depth >= 6, "{r:?}");
+    }
+    pool.set_threads(3);
+    pool.set_hash(4);
+    assert_eq!(pool.thread_count(), 3);
+    let pos = Position::startpos();
+    let r = pool.search_sync(
+        &pos,
+        Limits {
+            depth: Some(5),
+            ..Limits::default()
+        },
+        Arc::new(Silent),
+    );
+    assert!(r.best.is_some());
+}
+
+#[test]
+fn no_capture_limit_is_a_draw() {
+    // Red is a chariot up, but 120 plies have passed without a capture.
+    let pos = position("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 119 80", &[]);
+    let mut moved = pos.clone();
+    let mv: Move = moved
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.to_string() == "a0a1")
+        .unwrap();
+    moved.make_move(mv);
+    assert_eq!(moved.halfmove_clock(), 120);
+    let r = to_depth(&pos, 3);
+    assert!(
+        r.value.abs() < 50,
+        "every line reaches the no-capture limit: {r:?}"
+    );
+}
+
+/// The short bench signature: the node count of `chariot bench --depth 6`. It changes exactly
+/// when search or evaluation changes; update it together with the commit's `Bench:` line.
+const SHORT_BENCH_DEPTH: i32 = 6;
+const SHORT_BENCH_NODES: u64 = 94029;
+
+#[test]
+fn short_bench_is_deterministic_and_matches_the_signature() {
+    let a = bench::run(SHORT_BENCH_DEPTH);
+    let b = bench::run(SHORT_BENCH_DEPTH);
+    assert_eq!(a.nodes, b.nodes);
+    assert_eq!(
+        a.per_position.iter().map(|p| p.0).collect::<Vec<_>>(),
+        b.per_position.iter().map(|p| p.0).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        a.nodes, SHORT_BENCH_NODES,
+        "bench signature changed: update SHORT_BENCH_NODES"
+    );
+}

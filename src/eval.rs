@@ -1,0 +1,303 @@
+//! The hand-crafted evaluation: what a position is worth, in centipawns, for the side to move.
+//!
+//! Terms (each from Red's point of view, then negated for Black):
+//! - material with xiangqi values, tapered between a middlegame and an endgame value (the
+//!   cannon is worth more with many pieces on the board, the horse more in the endgame);
+//! - piece-square tables built from a few rules a player knows (pawns gain value across the
+//!   river and toward the centre, horses want the centre and the enemy half, cannons the
+//!   central file, the king stays home);
+//! - mobility of chariots, horses and cannons;
+//! - king safety: missing advisors and elephants against enemy attackers, an enemy chariot on
+//!   an open file toward the king, a cannon on the king's file;
+//! - endings a side cannot win (no piece that can cross the river and attack) scaled down.
+//!
+//! Integer arithmetic only, so every machine gets the same numbers (and the same bench).
+//! NNUE will come later behind the same `evaluate` function.
+
+use crate::board::attacks::{chariot_attacks, file_mask, horse_attacks};
+use crate::core::{Color, PieceKind, SQUARES};
+use crate::position::Position;
+
+/// A score in centipawns (or a mate score, see `search`).
+pub type Value = i32;
+
+/// Middlegame and endgame values per kind, in `PieceKind` order.
+const MATERIAL_MG: [Value; 7] = [0, 200, 200, 400, 900, 470, 100];
+const MATERIAL_EG: [Value; 7] = [0, 200, 200, 460, 940, 420, 110];
+
+/// Game phase: horses and cannons count 1, chariots 2; 16 is the full board.
+const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 1, 2, 1, 0];
+const PHASE_MAX: i32 = 16;
+
+/// Mobility bonus per reachable point.
+const CHARIOT_MOBILITY: Value = 3;
+const HORSE_MOBILITY: Value = 6;
+const CANNON_MOBILITY: Value = 1;
+
+/// King safety weights.
+const MISSING_ADVISOR: Value = 22;
+const MISSING_ELEPHANT: Value = 16;
+const CHARIOT_ON_KING_FILE: Value = 30;
+const CANNON_ON_KING_FILE: Value = 25;
+
+/// Piece-square bonus for a Red piece of `kind` on `sq` (Black uses the mirrored point).
+const fn square_bonus(kind: PieceKind, sq: usize) -> (Value, Value) {
+    let file = (sq % 9) as i32;
+    let rank = (sq / 9) as i32;
+    let centre = 4 - if file > 4 { file - 4 } else { 4 - file }; // 0 at the edge, 4 on file e
+    match kind {
+        PieceKind::Pawn => {
+            if rank <= 4 {
+                let mg = if rank == 4 { 10 } else { 0 };
+                (mg, mg)
+            } else if rank == 9 {
+                // A pawn on the last rank can only step sideways: little threat.
+                (60, 50)
+            } else {
+                let advance = if rank >= 8 { 2 } else { rank - 5 };
+                let mg = 70 + 12 * centre + 12 * advance;
+                let eg = 90 + 6 * centre + 10 * advance;
+                (mg, eg)
+            }
+        }
+        PieceKind::Horse => {
+            let forward = if rank >= 5 && rank <= 7 {
+                14
+            } else if rank >= 3 {
+                6
+            } else {
+                0
+            };
+            let edge = if file == 0 || file == 8 { -12 } else { 0 };
+            let back = if rank == 0 { -8 } else { 0 };
+            (4 * centre + forward + edge + back, 5 * centre + edge)
+        }
+        PieceKind::Chariot => {
+            let crossed = if rank >= 5 { 10 } else { 0 };
+            let deep = if rank == 6 || rank == 7 { 8 } else { 0 };
+            let open_lane = if file == 3 || file == 5 { 6 } else { 0 };
+            (crossed + deep + open_lane, 4 + crossed / 2)
+        }
+        PieceKind::Cannon => {
+            let central = if file == 4 { 22 } else { 0 };
+            let home = if rank == 2 { 6 } else { 0 };
+            let bottom = if rank == 9 { 10 } else { 0 };
+            (central + home + bottom, central / 3)
+        }
+        PieceKind::Advisor | PieceKind::Elephant => {
+            let middle = if file == 4 { 8 } else { 0 };
+            (middle, middle)
+        }
+        PieceKind::King => {
+            let raised = -12 * rank;
+            let aside = if file == 4 { 0 } else { -6 };
+            (raised + aside, aside)
+        }
+    }
+}
+
+/// The tables, indexed `[kind][point]` from Red's side, middlegame and endgame packed.
+static SQUARE_TABLE: [[(Value, Value); SQUARES]; 7] = {
+    let mut table = [[(0, 0); SQUARES]; 7];
+    let mut k = 0;
+    while k < 7 {
+        let mut sq = 0;
+        while sq < SQUARES {
+            table[k][sq] = square_bonus(PieceKind::ALL[k], sq);
+            sq += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+/// Can `color` still mate? Only chariots, horses, cannons and pawns attack the enemy king.
+fn has_attackers(pos: &Position, color: Color) -> bool {
+    [
+        PieceKind::Chariot,
+        PieceKind::Horse,
+        PieceKind::Cannon,
+        PieceKind::Pawn,
+    ]
+    .iter()
+    .any(|&k| pos.pieces(color, k).any())
+}
+
+/// Middlegame and endgame score of `color`'s pieces, from `color`'s point of view.
+fn side_terms(pos: &Position, color: Color) -> (Value, Value, i32) {
+    let (mut mg, mut eg, mut phase) = (0, 0, 0);
+    let occ = pos.occupancy();
+    let own = pos.color_pieces(color);
+    for kind in PieceKind::ALL {
+        for sq in pos.pieces(color, kind) {
+            let rel = if color == Color::Red {
+                sq
+            } else {
+                sq.flip_rank()
+            };
+            let (pmg, peg) = SQUARE_TABLE[kind.index()][rel.index()];
+            mg += MATERIAL_MG[kind.index()] + pmg;
+            eg += MATERIAL_EG[kind.index()] + peg;
+            phase += PHASE_WEIGHT[kind.index()];
+            let mobility = match kind {
+                PieceKind::Chariot => {
+                    (chariot_attacks(sq, occ) & !own).count() as Value * CHARIOT_MOBILITY
+                }
+                PieceKind::Horse => {
+                    (horse_attacks(sq, occ.normal) & !own).count() as Value * HORSE_MOBILITY
+                        - 2 * HORSE_MOBILITY
+                }
+                PieceKind::Cannon => {
+                    (chariot_attacks(sq, occ) & !pos.occupied()).count() as Value * CANNON_MOBILITY
+                }
+                _ => 0,
+            };
+            mg += mobility;
+            eg += mobility;
+        }
+    }
+    (mg, eg, phase)
+}
+
+/// King-safety penalty for `color` (a positive number is bad for `color`).
+fn king_danger(pos: &Position, color: Color) -> Value {
+    let them = color.opponent();
+    let enemy_chariots = pos.pieces(them, PieceKind::Chariot);
+    let enemy_cannons = pos.pieces(them, PieceKind::Cannon);
+    let attackers = enemy_chariots.count() * 2
+        + pos.pieces(them, PieceKind::Horse).count()
+        + enemy_cannons.count();
+    let mut danger = 0;
+    if attackers > 0 {
+        let weight = attackers.min(6) as Value;
+        let missing_advisors = 2 - pos.pieces(color, PieceKind::Advisor).count().min(2);
+        let missing_elephants = 2 - pos.pieces(color, PieceKind::Elephant).count().min(2);
+        danger += (missing_advisors as Value * MISSING_ADVISOR
+            + missing_elephants as Value * MISSING_ELEPHANT)
+            * weight
+            / 4;
+    }
+    let king = pos.king_square(color);
+    let file = file_mask(king);
+    let occ = pos.occupancy();
+    // An enemy chariot with a clear line to the king's file point nearest it.
+    if (chariot_attacks(king, occ) & file & enemy_chariots).any() {
+        danger += CHARIOT_ON_KING_FILE;
+    }
+    if (file & enemy_cannons).any() {
+        danger += CANNON_ON_KING_FILE;
+    }
+    danger
+}
+
+/// Scale (out of 16) for `strong`'s advantage: it cannot win without attacking pieces.
+fn win_scale(pos: &Position, strong: Color) -> i32 {
+    if !has_attackers(pos, strong) {
+        return 0;
+    }
+    let crossing = pos.pieces(strong, PieceKind::Chariot).count()
+        + pos.pieces(strong, PieceKind::Horse).count()
+        + pos.pieces(strong, PieceKind::Cannon).count();
+    let pawns_crossed = pos
+        .pieces(strong, PieceKind::Pawn)
+        .filter(|&sq| !strong.own_half(sq))
+        .count();
+    if crossing == 0 && pawns_crossed == 0 && pos.pieces(strong, PieceKind::Pawn).count() <= 1 {
+        return 4;
+    }
+    16
+}
+
+/// The static evaluation of `pos` for the side to move.
+pub fn evaluate(pos: &Position) -> Value {
+    let (rmg, reg, rphase) = side_terms(pos, Color::Red);
+    let (bmg, beg, bphase) = side_terms(pos, Color::Black);
+    let phase = (rphase + bphase).min(PHASE_MAX);
+    let mg = rmg - bmg - king_danger(pos, Color::Red) + king_danger(pos, Color::Black);
+    let eg = reg - beg;
+    let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
+    let strong = if score > 0 { Color::Red } else { Color::Black };
+    score = score * win_scale(pos, strong) / 16;
+    let side_score = if pos.side_to_move() == Color::Red {
+        score
+    } else {
+        -score
+    };
+    side_score + TEMPO
+}
+
+/// A small bonus for having the move.
+const TEMPO: Value = 10;
+
+/// Material value of a piece kind, for move ordering and SEE (middlegame values).
+pub fn piece_value(kind: PieceKind) -> Value {
+    match kind {
+        PieceKind::King => 10_000,
+        _ => MATERIAL_MG[kind.index()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> Value {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    /// Swaps colors and flips the board, so the same game seen from the other side.
+    fn color_flip(fen: &str) -> String {
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next().unwrap();
+        let side = fields.next().unwrap_or("w");
+        let flipped: Vec<String> = placement
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if side == "b" { "w" } else { "b" };
+        format!("{} {side}", flipped.join("/"))
+    }
+
+    #[test]
+    fn start_position_is_balanced_and_symmetric() {
+        let start = eval(crate::position::START_FEN);
+        assert_eq!(start, TEMPO);
+        let fens = [
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w",
+            "3k5/4a4/3P5/2R1P4/9/4r4/2p6/9/4A4/4K4 w",
+        ];
+        for fen in fens {
+            assert_eq!(eval(fen), eval(&color_flip(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_counts() {
+        // Red a chariot up.
+        let up = eval("rnbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+        assert!(up > 700, "{up}");
+        // A crossed central pawn is worth more than one at home.
+        let home = eval("4k4/9/9/9/9/9/4P4/9/9/3K5 w");
+        let crossed = eval("4k4/9/9/4P4/9/9/9/9/9/3K5 w");
+        assert!(crossed > home + 50, "{home} {crossed}");
+    }
+
+    #[test]
+    fn sides_without_attackers_cannot_win() {
+        // Red has advisors and elephants only; Black a lone king: a dead draw.
+        let score = eval("4k4/9/9/9/9/9/9/4B4/4A4/2BAK4 w");
+        assert!(score.abs() <= TEMPO, "{score}");
+    }
+}

@@ -1,0 +1,103 @@
+//! Move-ordering memory kept by each search thread between nodes: killer moves, counter
+//! moves, butterfly history and one-ply continuation history.
+//!
+//! All are "history heuristics": a quiet move that caused a cutoff somewhere is likely to be
+//! good elsewhere. Bonuses use the usual gravity formula so values stay within ±`HISTORY_MAX`.
+
+use super::MAX_PLY;
+use crate::core::{Move, SQUARES};
+use crate::position::Position;
+
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// A (piece, target point) pair, the index of continuation history.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct PieceTo(pub u16);
+
+impl PieceTo {
+    pub const NONE: PieceTo = PieceTo(0);
+
+    pub fn of(pos: &Position, mv: Move) -> PieceTo {
+        match pos.piece_on(mv.from()) {
+            Some(p) => PieceTo((p.index() * SQUARES + mv.to().index()) as u16 + 1),
+            None => PieceTo::NONE,
+        }
+    }
+}
+
+const PIECE_TO: usize = 14 * SQUARES + 1;
+
+pub struct Histories {
+    pub killers: [[Move; 2]; MAX_PLY + 2],
+    /// Indexed by the previous move's `PieceTo`: the reply that refuted it last time.
+    pub counters: Vec<Move>,
+    /// `[side][from][to]`.
+    butterfly: Vec<i16>,
+    /// `[previous PieceTo][current PieceTo]`.
+    continuation: Vec<i16>,
+}
+
+fn gravity(entry: &mut i16, bonus: i32) {
+    let value = *entry as i32;
+    let next = value + bonus - value * bonus.abs() / HISTORY_MAX;
+    *entry = next.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+}
+
+impl Histories {
+    pub fn new() -> Histories {
+        Histories {
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            counters: vec![Move::NONE; PIECE_TO],
+            butterfly: vec![0; 2 * SQUARES * SQUARES],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+        }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+        self.counters.fill(Move::NONE);
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+    }
+
+    fn butterfly_index(side: usize, mv: Move) -> usize {
+        (side * SQUARES + mv.from().index()) * SQUARES + mv.to().index()
+    }
+
+    /// Ordering score of a quiet move.
+    pub fn quiet_score(&self, side: usize, mv: Move, prev: PieceTo, current: PieceTo) -> i32 {
+        self.butterfly[Self::butterfly_index(side, mv)] as i32
+            + self.continuation[prev.0 as usize * PIECE_TO + current.0 as usize] as i32
+    }
+
+    /// Rewards (`bonus > 0`) or punishes a quiet move.
+    pub fn update_quiet(
+        &mut self,
+        side: usize,
+        mv: Move,
+        prev: PieceTo,
+        current: PieceTo,
+        bonus: i32,
+    ) {
+        gravity(&mut self.butterfly[Self::butterfly_index(side, mv)], bonus);
+        gravity(
+            &mut self.continuation[prev.0 as usize * PIECE_TO + current.0 as usize],
+            bonus,
+        );
+    }
+
+    pub fn add_killer(&mut self, ply: usize, mv: Move) {
+        let k = &mut self.killers[ply];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+    }
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Histories::new()
+    }
+}

@@ -1,0 +1,1007 @@
+//! The search: iterative deepening with aspiration windows over a principal variation search,
+//! quiescence on captures, a shared transposition table, and Lazy-SMP threads (`threads`).
+//!
+//! A `Worker` is one search thread's state. The main worker (id 0) alone checks the clock,
+//! reports through the `Reporter`, and decides when to stop; helpers search the same tree with
+//! staggered depths and share what they learn through the table.
+
+pub mod history;
+pub mod params;
+pub mod picker;
+pub mod threads;
+pub mod timeman;
+pub mod tt;
+
+use crate::core::{Color, Move, PieceKind};
+use crate::eval::{Value, evaluate};
+use crate::position::Position;
+use history::{Histories, PieceTo};
+use params::SearchParams;
+use picker::MovePicker;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+use tt::{Bound, TranspositionTable, value_from_tt, value_to_tt};
+
+/// Deepest ply the search reaches (iterations, extensions and quiescence together).
+pub const MAX_PLY: usize = 128;
+/// Score of giving mate now; mate in `n` plies is `MATE - n`.
+pub const MATE: Value = 30_000;
+/// Scores at or beyond this (in absolute value) are mate scores.
+pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
+/// Above every real score.
+pub const INFINITE: Value = MATE + 1;
+/// A win by the repetition rules (the opponent's perpetual check), below any mate score.
+pub const RULE_WIN: Value = 20_000;
+/// Plies without a capture after which the game is drawn (60 moves per side).
+pub const NO_CAPTURE_LIMIT: u32 = 120;
+
+/// A ply count as a score offset.
+#[inline]
+pub fn ply_value(ply: usize) -> Value {
+    ply as Value
+}
+
+/// The score of being mated at `ply`.
+#[inline]
+pub fn mated_in(ply: usize) -> Value {
+    -MATE + ply_value(ply)
+}
+
+/// Mate in how many moves (positive: we mate; negative: we are mated), if `value` is a mate.
+pub fn mate_in_moves(value: Value) -> Option<i32> {
+    if value >= MATE_BOUND {
+        Some((MATE - value + 1) / 2)
+    } else if value <= -MATE_BOUND {
+        Some(-(MATE + value) / 2)
+    } else {
+        None
+    }
+}
+
+/// What bounds one search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<i32>,
+    pub time: Option<timeman::TimeBudget>,
+    /// Search until told to stop (`go infinite`, pondering).
+    pub infinite: bool,
+    /// Only these root moves (empty: all).
+    pub search_moves: Vec<Move>,
+    /// Never these root moves.
+    pub ban_moves: Vec<Move>,
+    pub multipv: usize,
+}
+
+/// One iteration's (or one PV line's) report.
+#[derive(Clone, Debug)]
+pub struct IterationInfo {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1-based PV line number.
+    pub multipv: usize,
+    pub value: Value,
+    /// `Some(Lower)` / `Some(Upper)` when the score is only a bound (aspiration failure).
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+impl IterationInfo {
+    pub fn nps(&self) -> u64 {
+        let micros = self.elapsed.as_micros().max(1) as u64;
+        self.nodes.saturating_mul(1_000_000) / micros
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
+pub struct SearchResult {
+    /// `None` when the side to move has no legal move (it has lost).
+    pub best: Option<Move>,
+    pub ponder: Option<Move>,
+    pub value: Value,
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Where the main thread sends what it finds. Only the main thread calls it.
+pub trait Reporter: Send + Sync {
+    fn iteration(&self, _info: &IterationInfo) {}
+    fn current_move(&self, _depth: i32, _mv: Move, _number: usize) {}
+    fn finished(&self, _result: &SearchResult) {}
+}
+
+/// A reporter that says nothing.
+pub struct Silent;
+impl Reporter for Silent {}
+
+/// State shared by all threads of a search.
+pub struct SharedState {
+    pub stop: AtomicBool,
+    /// While set, the search does not stop on its own (pondering, `go infinite`).
+    pub ponder: AtomicBool,
+    /// Milliseconds from `epoch` at which the clock started (moved by `ponderhit`).
+    pub clock_start_ms: AtomicU64,
+    pub epoch: Instant,
+    pub node_counts: Vec<AtomicU64>,
+}
+
+impl SharedState {
+    pub fn new(threads: usize) -> SharedState {
+        SharedState {
+            stop: AtomicBool::new(false),
+            ponder: AtomicBool::new(false),
+            clock_start_ms: AtomicU64::new(0),
+            epoch: Instant::now(),
+            node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.node_counts
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
+    }
+
+    /// Time since the clock started (the search start, or `ponderhit`).
+    pub fn elapsed(&self) -> Duration {
+        let now = self.epoch.elapsed().as_millis() as u64;
+        Duration::from_millis(now.saturating_sub(self.clock_start_ms.load(Ordering::Relaxed)))
+    }
+
+    /// Starts the clock now.
+    pub fn restart_clock(&self) {
+        self.clock_start_ms
+            .store(self.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+}
+
+/// A root move with what the last iterations said about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub value: Value,
+    pub previous_value: Value,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// One node's entry on the search stack.
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    static_eval: Value,
+    piece_to: PieceTo,
+    mv: Move,
+}
+
+/// LMR table: reductions in plies by depth and move number.
+struct Reductions([[i8; 64]; 64]);
+
+impl Reductions {
+    fn new(params: &SearchParams) -> Reductions {
+        let mut table = [[0i8; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                let value = params.lmr_base
+                    + (depth as f64).ln() * (moves as f64).ln() / params.lmr_divisor;
+                *r = value.max(0.0) as i8;
+            }
+        }
+        Reductions(table)
+    }
+
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.0[(depth.max(0) as usize).min(63)][moves.min(63)] as i32
+    }
+}
+
+/// One search thread's state; its histories live on between searches.
+pub struct Worker {
+    pub id: usize,
+    pos: Position,
+    pub histories: Histories,
+    params: SearchParams,
+    reductions: Reductions,
+    stack: Vec<Frame>,
+    /// Whether the side to move was in check, for every game ply up to the current node.
+    checks: Vec<bool>,
+    pv: Vec<Vec<Move>>,
+    root_moves: Vec<RootMove>,
+    root_depth: i32,
+    seldepth: usize,
+    nodes: u64,
+    limits: Limits,
+    stopped: bool,
+    completed_depth: i32,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        let params = SearchParams::default();
+        Worker {
+            id,
+            pos: Position::startpos(),
+            histories: Histories::new(),
+            reductions: Reductions::new(&params),
+            params,
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            checks: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_moves: Vec::new(),
+            root_depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            limits: Limits::default(),
+            stopped: false,
+            completed_depth: 0,
+        }
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.histories.clear();
+    }
+
+    /// The root moves after the search, best first.
+    pub fn root_moves(&self) -> &[RootMove] {
+        &self.root_moves
+    }
+
+    pub fn completed_depth(&self) -> i32 {
+        self.completed_depth
+    }
+
+    /// Prepares a search of `pos`: the root move list and the check history.
+    fn setup(&mut self, pos: &Position, limits: &Limits) {
+        self.pos = pos.clone();
+        self.limits = limits.clone();
+        self.nodes = 0;
+        self.stopped = false;
+        self.completed_depth = 0;
+        self.seldepth = 0;
+        let legal = pos.legal_moves();
+        let mut moves: Vec<Move> = legal
+            .iter()
+            .copied()
+            .filter(|m| limits.search_moves.is_empty() || limits.search_moves.contains(m))
+            .filter(|m| !limits.ban_moves.contains(m))
+            .collect();
+        if moves.is_empty() && !legal.is_empty() && !limits.search_moves.is_empty() {
+            // `searchmoves` named nothing legal: ignore it rather than give up.
+            moves = legal
+                .iter()
+                .copied()
+                .filter(|m| !limits.ban_moves.contains(m))
+                .collect();
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove {
+                mv,
+                value: -INFINITE,
+                previous_value: -INFINITE,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        // Replay the game to learn, for every position, whether its side to move was in check.
+        let mut replay = pos.clone();
+        let mut flags = vec![replay.in_check()];
+        while replay.unmake_move().is_some() {
+            flags.push(replay.in_check());
+        }
+        flags.reverse();
+        self.checks = flags;
+    }
+
+    fn report_nodes(&self, shared: &SharedState) {
+        shared.node_counts[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Checks the stop conditions; the main thread also watches the clock and node limit.
+    fn should_stop(&mut self, shared: &SharedState) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes & 1023 == 0 {
+            self.report_nodes(shared);
+            if self.id == 0 && !shared.ponder.load(Ordering::Relaxed) {
+                let hard = self.limits.time.map(|t| t.hard);
+                if hard.is_some_and(|h| shared.elapsed() >= h) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                if self.limits.nodes.is_some_and(|n| shared.total_nodes() >= n) {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        // A node limit is exact for a single thread, so `go nodes` is reproducible.
+        if self.id == 0 && self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            shared.stop.store(true, Ordering::Relaxed);
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Runs iterative deepening until a limit is reached or the search is stopped.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+        reporter: &dyn Reporter,
+    ) {
+        self.setup(pos, limits);
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 8)
+            .clamp(1, MAX_PLY as i32 - 8);
+        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        let mut last_best = Move::NONE;
+        let mut best_changes = 0.0f64;
+        let mut previous_value = 0;
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so the threads spread over several.
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 {
+                continue;
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.previous_value = rm.value;
+            }
+            for pv_index in 0..multipv {
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_index].previous_value;
+                let mut window = self.params.aspiration_window;
+                let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+                    (
+                        (prev - window).max(-INFINITE),
+                        (prev + window).min(INFINITE),
+                    )
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let value =
+                        self.root_search(depth, alpha, beta, pv_index, tt, shared, reporter);
+                    self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+                    if self.stopped {
+                        break;
+                    }
+                    let bound = if value <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (value - window).max(-INFINITE);
+                        Some(Bound::Upper)
+                    } else if value >= beta {
+                        beta = (value + window).min(INFINITE);
+                        Some(Bound::Lower)
+                    } else {
+                        None
+                    };
+                    if bound.is_none() {
+                        break;
+                    }
+                    if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
+                        self.report(pv_index, depth, bound, tt, shared, reporter);
+                    }
+                    window += window / 2 + 5;
+                }
+                self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.value));
+                if self.id == 0 && !(self.stopped && depth > 1) {
+                    self.report(pv_index, depth, None, tt, shared, reporter);
+                }
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                break;
+            }
+            self.completed_depth = depth;
+            if self.id != 0 {
+                continue;
+            }
+            // Main thread: is it time to stop?
+            let best = &self.root_moves[0];
+            if let Some(mate) = limits.mate
+                && mate_in_moves(best.value).is_some_and(|m| m > 0 && m <= mate)
+            {
+                break;
+            }
+            if best.mv != last_best {
+                best_changes += 1.0;
+                last_best = best.mv;
+            }
+            best_changes *= 0.5;
+            let value = best.value;
+            if let Some(budget) = limits.time
+                && !shared.ponder.load(Ordering::Relaxed)
+            {
+                let instability = 1.0 + 1.5 * best_changes;
+                let falling =
+                    (1.0 + (previous_value - value).clamp(0, 100) as f64 / 150.0).clamp(1.0, 1.7);
+                let single = if self.root_moves.len() == 1 { 0.3 } else { 1.0 };
+                let target = budget.soft.as_secs_f64() * instability * falling * single;
+                if shared.elapsed().as_secs_f64() >= target.min(budget.hard.as_secs_f64()) {
+                    break;
+                }
+            }
+            previous_value = value;
+        }
+        self.report_nodes(shared);
+    }
+
+    /// Reports line `pv_index` of the current iteration.
+    #[allow(clippy::too_many_arguments)]
+    fn report(
+        &self,
+        pv_index: usize,
+        depth: i32,
+        bound: Option<Bound>,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+        reporter: &dyn Reporter,
+    ) {
+        self.report_nodes(shared);
+        let rm = &self.root_moves[pv_index];
+        let value = if rm.value == -INFINITE {
+            rm.previous_value
+        } else {
+            rm.value
+        };
+        reporter.iteration(&IterationInfo {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: pv_index + 1,
+            value,
+            bound,
+            nodes: shared.total_nodes(),
+            elapsed: shared.elapsed(),
+            hashfull: tt.hashfull(),
+            pv: rm.pv.clone(),
+        });
+    }
+
+    /// Searches the root moves from `pv_index` on.
+    #[allow(clippy::too_many_arguments)]
+    fn root_search(
+        &mut self,
+        depth: i32,
+        mut alpha: Value,
+        beta: Value,
+        pv_index: usize,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+        reporter: &dyn Reporter,
+    ) -> Value {
+        let mut best = -INFINITE;
+        let in_check = self.pos.in_check();
+        self.stack[0] = Frame {
+            static_eval: evaluate(&self.pos),
+            ..Frame::default()
+        };
+        self.checks.truncate(self.pos.game_ply());
+        self.checks.push(in_check);
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
+                reporter.current_move(depth, mv, i + 1);
+            }
+            let gives_check = self.pos.gives_check(mv);
+            let extension = i32::from(gives_check);
+            self.stack[0].mv = mv;
+            self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
+            self.pos.make_move(mv);
+            self.nodes += 1;
+            let new_depth = depth - 1 + extension;
+            let value = if i == pv_index {
+                -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared)
+            } else {
+                let mut v = -self.pvs(false, new_depth, -alpha - 1, -alpha, 1, tt, shared);
+                if v > alpha && !self.stopped {
+                    v = -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared);
+                }
+                v
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || value > alpha {
+                rm.value = value;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend_from_slice(&self.pv[1]);
+            } else {
+                rm.value = -INFINITE;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Scores a repeated position by the rules: a side that checked on every move of the cycle
+    /// (and was not checked back on every move) loses; anything else is a draw.
+    fn repetition_value(&self, distance: usize, ply: usize) -> Value {
+        let n = self.pos.game_ply();
+        let checked = |index: usize| self.checks.get(index).copied().unwrap_or(false);
+        // Positions n, n-2, ...: the side to move now faced the opponent's moves.
+        let opponent_always_checked = (0..distance).step_by(2).all(|k| checked(n - k));
+        let we_always_checked = (1..distance).step_by(2).all(|k| checked(n - k));
+        match (opponent_always_checked, we_always_checked) {
+            (true, false) => RULE_WIN - ply_value(ply),
+            (false, true) => -RULE_WIN + ply_value(ply),
+            _ => 0,
+        }
+    }
+
+    /// May the side to move try a null move? Not when only pawns, advisors and elephants are
+    /// left to it: there zugzwang is real, and having no move at all loses.
+    fn null_move_allowed(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let big = self.pos.pieces(us, PieceKind::Chariot).count() * 2
+            + self.pos.pieces(us, PieceKind::Horse).count()
+            + self.pos.pieces(us, PieceKind::Cannon).count();
+        big >= 2
+    }
+
+    /// The principal variation search.
+    #[allow(clippy::too_many_arguments)]
+    fn pvs(
+        &mut self,
+        pv_node: bool,
+        mut depth: i32,
+        mut alpha: Value,
+        mut beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+    ) -> Value {
+        // 1. Quiescence at the horizon.
+        if depth <= 0 {
+            return self.qsearch(pv_node, alpha, beta, ply, tt, shared);
+        }
+        self.pv[ply].clear();
+        if self.should_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        let game_ply = self.pos.game_ply();
+        self.checks.truncate(game_ply);
+        self.checks.push(in_check);
+
+        // 2. Game rules: repetition, the no-capture limit, the ply limit.
+        if let Some(distance) = self.pos.repetition_distance() {
+            return self.repetition_value(distance, ply);
+        }
+        if self.pos.halfmove_clock() >= NO_CAPTURE_LIMIT {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+
+        // 3. Mate distance pruning: no line from here can beat a mate already found.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(MATE - ply_value(ply) - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // 4. Transposition table.
+        let key = self.pos.key();
+        let entry = tt.probe(key);
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = entry {
+            let value = value_from_tt(e.value, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if !pv_node && e.depth >= depth && usable {
+                return value;
+            }
+        }
+
+        // 5. Static evaluation.
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        let p = &self.params;
+
+        if !pv_node && !in_check {
+            // 6. Reverse futility: far above beta at low depth, assume it holds.
+            if depth <= p.rfp_depth
+                && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && static_eval < MATE_BOUND
+            {
+                return static_eval;
+            }
+            // 7. Null move: if passing still fails high, the position is good enough.
+            if depth >= p.nmp_depth
+                && static_eval >= beta
+                && !self.stack[ply.saturating_sub(1)].mv.is_none()
+                && self.null_move_allowed()
+            {
+                let reduction = p.nmp_base + depth / p.nmp_divisor;
+                self.stack[ply].mv = Move::NONE;
+                self.stack[ply].piece_to = PieceTo::NONE;
+                self.pos.make_null_move();
+                self.nodes += 1;
+                let value = -self.pvs(
+                    false,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    tt,
+                    shared,
+                );
+                self.pos.unmake_null_move();
+                if self.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    return if value >= MATE_BOUND { beta } else { value };
+                }
+            }
+        }
+
+        // 8. Internal iterative reduction: no hash move, so this node is likely unimportant.
+        if tt_move.is_none() && depth >= self.params.iir_depth {
+            depth -= 1;
+        }
+
+        // 9. The move loop.
+        let prev = if ply > 0 {
+            self.stack[ply - 1].piece_to
+        } else {
+            PieceTo::NONE
+        };
+        let counter = self.histories.counters[prev.0 as usize];
+        let killers = self.histories.killers[ply];
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, prev, in_check);
+        let side = self.pos.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best_value = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::new();
+        while let Some(mv) = picker.next(&self.pos, &self.histories) {
+            move_count += 1;
+            let is_capture = self.pos.piece_on(mv.to()).is_some();
+            let gives_check = self.pos.gives_check(mv);
+            let piece_to = PieceTo::of(&self.pos, mv);
+            let p = &self.params;
+
+            // 10. Shallow pruning of moves that are unlikely to matter.
+            if !pv_node && !in_check && best_value > -MATE_BOUND && move_count > 1 {
+                if !is_capture && !gives_check {
+                    if depth <= p.lmp_depth
+                        && move_count as i32
+                            > p.lmp_base + depth * depth / (2 - i32::from(improving))
+                    {
+                        continue;
+                    }
+                    if depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha
+                    {
+                        continue;
+                    }
+                    if depth <= 6 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth) {
+                        continue;
+                    }
+                } else if is_capture
+                    && depth <= 6
+                    && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            // 11. Extensions: checks, while the line is not already very long.
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
+
+            self.stack[ply].mv = mv;
+            self.stack[ply].piece_to = piece_to;
+            self.pos.make_move(mv);
+            self.nodes += 1;
+
+            // 12. Late-move reductions, then the PVS re-searches.
+            let value = if move_count == 1 {
+                -self.pvs(pv_node, new_depth, -beta, -alpha, ply + 1, tt, shared)
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && move_count > 2 + usize::from(pv_node) && !is_capture && !in_check {
+                    reduction = self.reductions.get(depth, move_count);
+                    reduction -= i32::from(pv_node);
+                    reduction += i32::from(!improving);
+                    reduction -= i32::from(gives_check);
+                    if mv == killers[0] || mv == killers[1] || mv == counter {
+                        reduction -= 1;
+                    }
+                    let history = self.histories.quiet_score(side, mv, prev, piece_to);
+                    reduction -= history / 8192;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                let mut v = -self.pvs(
+                    false,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    shared,
+                );
+                if v > alpha && reduction > 0 {
+                    v = -self.pvs(false, new_depth, -alpha - 1, -alpha, ply + 1, tt, shared);
+                }
+                if v > alpha && v < beta && pv_node {
+                    v = -self.pvs(true, new_depth, -beta, -alpha, ply + 1, tt, shared);
+                }
+                v
+            };
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = mv;
+                    alpha = value;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if value >= beta {
+                        // 13. A cutoff: teach the histories.
+                        if !is_capture {
+                            let bonus = (depth * depth * 16).min(self.params.history_max_bonus);
+                            self.histories.update_quiet(side, mv, prev, piece_to, bonus);
+                            for &(q, qpt) in &quiets_tried {
+                                self.histories.update_quiet(side, q, prev, qpt, -bonus);
+                            }
+                            self.histories.add_killer(ply, mv);
+                            if prev != PieceTo::NONE {
+                                self.histories.counters[prev.0 as usize] = mv;
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_capture && quiets_tried.len() < 32 {
+                quiets_tried.push((mv, piece_to));
+            }
+        }
+
+        // 14. No legal move: mated or stalemated, and both lose in xiangqi.
+        if move_count == 0 {
+            return mated_in(ply);
+        }
+        if best_value == -INFINITE {
+            // Every move was pruned: fall back on alpha.
+            return alpha;
+        }
+
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if pv_node && best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_to_store = if in_check { 0 } else { static_eval };
+        tt.store(
+            key,
+            best_move,
+            value_to_tt(best_value, ply),
+            eval_to_store,
+            depth,
+            bound,
+        );
+        best_value
+    }
+
+    /// Quiescence: only captures (all evasions in check), until the position is quiet.
+    #[allow(clippy::too_many_arguments)]
+    fn qsearch(
+        &mut self,
+        pv_node: bool,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+    ) -> Value {
+        self.pv[ply].clear();
+        if self.should_stop(shared) {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let entry = tt.probe(key);
+        if let Some(e) = entry
+            && !pv_node
+        {
+            let value = value_from_tt(e.value, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => value >= beta,
+                Bound::Upper => value <= alpha,
+            };
+            if usable {
+                return value;
+            }
+        }
+        let stand_pat = if in_check {
+            -INFINITE
+        } else {
+            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let original_alpha = alpha;
+        let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check);
+        let mut best_value = stand_pat;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0;
+        while let Some(mv) = picker.next(&self.pos, &self.histories) {
+            move_count += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece cannot lift us to alpha.
+                let gain = self
+                    .pos
+                    .piece_on(mv.to())
+                    .map_or(0, |p| crate::eval::piece_value(p.kind()));
+                if stand_pat + gain + self.params.delta_margin <= alpha && !self.pos.gives_check(mv)
+                {
+                    continue;
+                }
+                if !self.pos.see_ge(mv, 0) {
+                    continue;
+                }
+            }
+            self.pos.make_move(mv);
+            self.nodes += 1;
+            let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = mv;
+                    alpha = value;
+                    if pv_node {
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply].clear();
+                        head[ply].push(mv);
+                        head[ply].extend_from_slice(&tail[0]);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if pv_node && best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval_to_store = if in_check { 0 } else { stand_pat };
+        tt.store(
+            key,
+            best_move,
+            value_to_tt(best_value, ply),
+            eval_to_store,
+            -1,
+            bound,
+        );
+        best_value
+    }
+}
+
+/// Searches `pos` on the calling thread with a private table: for tests and tools that want
+/// a plain function.
+pub fn search_position(pos: &Position, limits: &Limits, hash_mb: usize) -> SearchResult {
+    let tt = TranspositionTable::new(hash_mb);
+    let shared = Arc::new(SharedState::new(1));
+    shared.restart_clock();
+    let mut worker = Worker::new(0);
+    worker.search(pos, limits, &tt, &shared, &Silent);
+    threads::result_of(&worker, &shared)
+}
+
+/// Which side a value is good for, for messages.
+pub fn favoured(value: Value, side: Color) -> Color {
+    if value >= 0 { side } else { side.opponent() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn best(fen: &str, depth: i32) -> SearchResult {
+        let pos = Position::from_fen(fen).unwrap();
+        search_position(
+            &pos,
+            &Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            },
+            8,
+        )
+    }
+
+    #[test]
+    fn finds_mate_in_one() {
+        // The chariot on a8 holds rank 8; the other chariot mates on b9.
+        let r = best("4k4/R8/9/9/9/9/9/9/9/1R1K5 w", 4);
+        assert_eq!(r.best.unwrap().to_string(), "b0b9");
+        assert_eq!(mate_in_moves(r.value), Some(1));
+    }
+
+    #[test]
+    fn no_move_means_no_best_move() {
+        let r = best("3k5/9/9/9/9/9/9/9/9/3RK4 b", 4);
+        assert!(r.best.is_none());
+    }
+
+    #[test]
+    fn mate_scores_convert_to_moves() {
+        assert_eq!(mate_in_moves(MATE - 1), Some(1));
+        assert_eq!(mate_in_moves(MATE - 3), Some(2));
+        assert_eq!(mate_in_moves(-MATE + 2), Some(-1));
+        assert_eq!(mate_in_moves(150), None);
+    }
+}

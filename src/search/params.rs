@@ -1,0 +1,60 @@
+//! Every tunable number of the search, in one place, so tuning touches one file.
+
+/// Search parameters. `SearchParams::default()` is what the engine plays with.
+#[derive(Clone, Debug)]
+pub struct SearchParams {
+    /// Half-width of the first aspiration window, in centipawns.
+    pub aspiration_window: i32,
+    /// Reverse futility: the largest depth, and the margin per ply.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Null move: the smallest depth, the base reduction and one more ply per this many.
+    pub nmp_depth: i32,
+    pub nmp_base: i32,
+    pub nmp_divisor: i32,
+    /// Futility pruning of quiet moves: the largest depth, the base and per-ply margin.
+    pub fp_depth: i32,
+    pub fp_base: i32,
+    pub fp_margin: i32,
+    /// Late-move pruning: quiet moves searched at depth d are at most `lmp_base + d * d`.
+    pub lmp_depth: i32,
+    pub lmp_base: i32,
+    /// Late-move reductions: `base + ln(depth) * ln(moves) / divisor`, in hundredths.
+    pub lmr_base: f64,
+    pub lmr_divisor: f64,
+    /// SEE pruning of captures at low depth: the margin per ply squared.
+    pub see_capture_margin: i32,
+    /// SEE pruning of quiet moves: the margin per ply.
+    pub see_quiet_margin: i32,
+    /// Quiescence delta pruning margin.
+    pub delta_margin: i32,
+    /// Internal iterative reduction: the smallest depth.
+    pub iir_depth: i32,
+    /// History bonus cap (depth² is capped here).
+    pub history_max_bonus: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams {
+            aspiration_window: 25,
+            rfp_depth: 7,
+            rfp_margin: 90,
+            nmp_depth: 3,
+            nmp_base: 3,
+            nmp_divisor: 4,
+            fp_depth: 6,
+            fp_base: 120,
+            fp_margin: 90,
+            lmp_depth: 7,
+            lmp_base: 3,
+            lmr_base: 0.75,
+            lmr_divisor: 2.25,
+            see_capture_margin: 25,
+            see_quiet_margin: 60,
+            delta_margin: 200,
+            iir_depth: 4,
+            history_max_bonus: 1600,
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The staged move picker: hands out a node's moves best-first, generating them lazily.
+//!
+//! Stages: the transposition-table move (checked for legality, since it may come from another
+//! position with the same hash); then captures that do not lose material by SEE, most
+//! valuable victim first (chariot and cannon captures top the list); then quiet moves —
+//! killers, the counter-move, then by history; then the losing captures. In check all legal
+//! moves are ordered together. A cutoff in an early stage saves generating the later ones.
+
+use super::history::{Histories, PieceTo};
+use crate::core::Move;
+use crate::eval::piece_value;
+use crate::position::MoveList;
+use crate::position::Position;
+use crate::position::movegen::{GenKind, MAX_MOVES};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenerateCaptures,
+    GoodCaptures,
+    GenerateQuiets,
+    Quiets,
+    BadCaptures,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// Scores for quiet moves named by the heuristics (above any history value).
+const KILLER_1: i32 = 1 << 20;
+const KILLER_2: i32 = KILLER_1 - 1;
+const COUNTER: i32 = KILLER_1 - 2;
+
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    killers: [Move; 2],
+    counter: Move,
+    prev: PieceTo,
+    captures_only: bool,
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+    bad: MoveList,
+    bad_next: usize,
+}
+
+impl MovePicker {
+    /// A picker for a main-search node.
+    pub fn new(
+        pos: &Position,
+        tt_move: Move,
+        killers: [Move; 2],
+        counter: Move,
+        prev: PieceTo,
+        in_check: bool,
+    ) -> MovePicker {
+        let stage = match (in_check, !tt_move.is_none() && pos.is_legal(tt_move)) {
+            (true, _) => Stage::GenerateEvasions,
+            (false, true) => Stage::TtMove,
+            (false, false) => Stage::GenerateCaptures,
+        };
+        MovePicker {
+            stage,
+            tt_move: if stage == Stage::TtMove || in_check {
+                tt_move
+            } else {
+                Move::NONE
+            },
+            killers,
+            counter,
+            prev,
+            captures_only: false,
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            next: 0,
+            bad: MoveList::new(),
+            bad_next: 0,
+        }
+    }
+
+    /// A picker for quiescence: captures only (all evasions when in check).
+    pub fn quiescence(pos: &Position, tt_move: Move, in_check: bool) -> MovePicker {
+        let tt_usable =
+            !tt_move.is_none() && pos.piece_on(tt_move.to()).is_some() && pos.is_legal(tt_move);
+        let mut picker = MovePicker::new(
+            pos,
+            Move::NONE,
+            [Move::NONE; 2],
+            Move::NONE,
+            PieceTo::NONE,
+            in_check,
+        );
+        picker.captures_only = true;
+        if !in_check && tt_usable {
+            picker.tt_move = tt_move;
+            picker.stage = Stage::TtMove;
+        } else if in_check {
+            picker.tt_move = tt_move;
+        }
+        picker
+    }
+
+    fn capture_score(pos: &Position, mv: Move) -> i32 {
+        let victim = pos.piece_on(mv.to()).map_or(0, |p| piece_value(p.kind()));
+        let attacker = pos.piece_on(mv.from()).map_or(0, |p| piece_value(p.kind()));
+        victim * 16 - attacker / 16
+    }
+
+    /// Sorts all of `self.moves` best first (insertion sort: lists are short and mostly
+    /// cheap to order), for stages that usually run to the end.
+    fn sort_descending(&mut self) {
+        for i in 1..self.moves.len() {
+            let (mv, score) = (self.moves[i], self.scores[i]);
+            let mut j = i;
+            while j > 0 && self.scores[j - 1] < score {
+                self.moves[j] = self.moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            self.moves[j] = mv;
+            self.scores[j] = score;
+        }
+    }
+
+    /// Takes the next move of an already sorted stage.
+    fn take_next(&mut self) -> Option<Move> {
+        let mv = self.moves.get(self.next).copied()?;
+        self.next += 1;
+        Some(mv)
+    }
+
+    /// Takes the best-scored remaining move of `self.moves` (selection, not a full sort: most
+    /// nodes cut off after a few moves).
+    fn take_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.next >= len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        let mv = self.moves[best];
+        self.scores.swap(self.next, best);
+        self.moves.swap(self.next, best);
+        self.next += 1;
+        Some(mv)
+    }
+
+    /// The next move to search, or `None` when all have been given.
+    pub fn next(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    return Some(self.tt_move);
+                }
+                Stage::GenerateCaptures => {
+                    pos.generate(GenKind::Captures, &mut self.moves);
+                    for i in 0..self.moves.len() {
+                        self.scores[i] = Self::capture_score(pos, self.moves[i]);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => match self.take_best() {
+                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) => {
+                        if pos.see_ge(mv, 0) {
+                            return Some(mv);
+                        }
+                        self.bad.push(mv);
+                    }
+                    None => {
+                        self.stage = if self.captures_only {
+                            Stage::BadCaptures
+                        } else {
+                            Stage::GenerateQuiets
+                        };
+                    }
+                },
+                Stage::GenerateQuiets => {
+                    self.moves = MoveList::new();
+                    pos.generate(GenKind::Quiets, &mut self.moves);
+                    let side = pos.side_to_move().index();
+                    for i in 0..self.moves.len() {
+                        let mv = self.moves[i];
+                        self.scores[i] = if mv == self.killers[0] {
+                            KILLER_1
+                        } else if mv == self.killers[1] {
+                            KILLER_2
+                        } else if mv == self.counter {
+                            COUNTER
+                        } else {
+                            histories.quiet_score(side, mv, self.prev, PieceTo::of(pos, mv))
+                        };
+                    }
+                    self.sort_descending();
+                    self.next = 0;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => match self.take_next() {
+                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) => return Some(mv),
+                    None => self.stage = Stage::BadCaptures,
+                },
+                Stage::BadCaptures => {
+                    if self.bad_next < self.bad.len() {
+                        self.bad_next += 1;
+                        return Some(self.bad[self.bad_next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    pos.generate(GenKind::All, &mut self.moves);
+                    let side = pos.side_to_move().index();
+                    for i in 0..self.moves.len() {
+                        let mv = self.moves[i];
+                        self.scores[i] = if mv == self.tt_move {
+                            i32::MAX
+                        } else if pos.piece_on(mv.to()).is_some() {
+                            KILLER_1 * 2 + Self::capture_score(pos, mv)
+                        } else {
+                            histories.quiet_score(side, mv, self.prev, PieceTo::of(pos, mv))
+                        };
+                    }
+                    self.next = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.take_best() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gives_every_legal_move_exactly_once() {
+        let fens = [
+            crate::position::START_FEN,
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
+            "4k4/9/9/9/4p4/9/9/4C4/9/3K5 b - - 0 1",
+        ];
+        let histories = Histories::new();
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            let tt = legal[legal.len() / 2];
+            let killers = [legal[0], Move::NONE];
+            let mut picker =
+                MovePicker::new(&pos, tt, killers, Move::NONE, PieceTo::NONE, pos.in_check());
+            let mut seen = Vec::new();
+            while let Some(mv) = picker.next(&pos, &histories) {
+                seen.push(mv);
+            }
+            assert_eq!(seen.len(), legal.len(), "{fen}");
+            assert!(legal.iter().all(|m| seen.contains(m)), "{fen}");
+            assert_eq!(seen[0], tt, "the hash move comes first");
+        }
+    }
+
+    #[test]
+    fn an_illegal_hash_move_is_never_played() {
+        let pos = Position::startpos();
+        let bogus = Move::parse_iccs("e0e5").unwrap();
+        let histories = Histories::new();
+        let mut picker = MovePicker::new(
+            &pos,
+            bogus,
+            [Move::NONE; 2],
+            Move::NONE,
+            PieceTo::NONE,
+            false,
+        );
+        while let Some(mv) = picker.next(&pos, &histories) {
+            assert!(pos.is_legal(mv));
+        }
+    }
+}

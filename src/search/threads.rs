@@ -1,0 +1,314 @@
+//! Lazy SMP: a pool of persistent search threads sharing one transposition table.
+//!
+//! Every thread searches the same root with its own histories; they help each other only
+//! through the table. Thread 0 is the main thread: it alone reports and watches the clock,
+//! and when it stops it stops the others, collects their results and picks the move by a
+//! vote weighted by depth and score. Threads are created once (with large stacks) and wait
+//! for work on a channel, so starting a search costs no thread creation.
+
+use super::tt::TranspositionTable;
+use super::{Limits, MATE_BOUND, Reporter, SearchResult, SharedState, Silent, Worker};
+use crate::core::Move;
+use crate::position::Position;
+use crossbeam_channel::{Receiver, Sender, unbounded};
+use parking_lot::RwLock;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Stack size of each search thread: deep recursion with move lists on the stack.
+const THREAD_STACK: usize = 32 * 1024 * 1024;
+
+/// What one thread found.
+#[derive(Clone, Debug)]
+struct ThreadOutcome {
+    best: Option<Move>,
+    pv: Vec<Move>,
+    value: i32,
+    depth: i32,
+}
+
+struct Job {
+    pos: Position,
+    limits: Limits,
+    reporter: Arc<dyn Reporter>,
+    tt: Arc<RwLock<TranspositionTable>>,
+    shared: Arc<SharedState>,
+    helper_results: (Sender<ThreadOutcome>, Receiver<ThreadOutcome>),
+    threads: usize,
+    done: Sender<SearchResult>,
+}
+
+enum Task {
+    Search(Arc<Job>),
+    Clear,
+    Exit,
+}
+
+struct PoolThread {
+    tasks: Sender<Task>,
+    handle: Option<JoinHandle<()>>,
+}
+
+/// The search threads, the shared table and the state of the current search.
+pub struct SearchPool {
+    tt: Arc<RwLock<TranspositionTable>>,
+    shared: Arc<SharedState>,
+    threads: Vec<PoolThread>,
+    done: Option<Receiver<SearchResult>>,
+}
+
+/// The result a single worker reached.
+pub fn result_of(worker: &Worker, shared: &SharedState) -> SearchResult {
+    let best = worker.root_moves().first();
+    SearchResult {
+        best: best.map(|rm| rm.mv),
+        ponder: best.and_then(|rm| rm.pv.get(1).copied()),
+        value: best.map_or(0, |rm| {
+            if rm.value == -super::INFINITE {
+                rm.previous_value
+            } else {
+                rm.value
+            }
+        }),
+        depth: worker.completed_depth().max(1),
+        nodes: shared.total_nodes(),
+        elapsed: shared.elapsed(),
+    }
+}
+
+fn outcome_of(worker: &Worker) -> ThreadOutcome {
+    let best = worker.root_moves().first();
+    ThreadOutcome {
+        best: best.map(|rm| rm.mv),
+        pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
+        value: best.map_or(0, |rm| rm.value),
+        depth: worker.completed_depth(),
+    }
+}
+
+/// Picks among the threads' answers: each thread votes for its move with a weight growing
+/// with its depth and its score; a proven mate wins outright.
+fn vote(main: &ThreadOutcome, helpers: &[ThreadOutcome]) -> ThreadOutcome {
+    let all: Vec<&ThreadOutcome> = std::iter::once(main)
+        .chain(helpers)
+        .filter(|o| o.best.is_some() && o.depth > 0)
+        .collect();
+    if all.len() <= 1 {
+        return main.clone();
+    }
+    if let Some(mate) = all
+        .iter()
+        .filter(|o| o.value >= MATE_BOUND)
+        .max_by_key(|o| o.value)
+    {
+        return (*mate).clone();
+    }
+    let min_value = all.iter().map(|o| o.value).min().unwrap_or(0);
+    let mut weights: HashMap<Move, i64> = HashMap::new();
+    for o in &all {
+        let weight = (o.value - min_value + 20) as i64 * o.depth as i64;
+        *weights.entry(o.best.unwrap()).or_default() += weight;
+    }
+    let chosen = all
+        .iter()
+        .max_by_key(|o| (weights[&o.best.unwrap()], o.depth, o.value))
+        .expect("at least two outcomes");
+    (*chosen).clone()
+}
+
+fn thread_main(id: usize, tasks: Receiver<Task>) {
+    let mut worker = Worker::new(id);
+    for task in tasks {
+        match task {
+            Task::Search(job) => run_job(&mut worker, &job),
+            Task::Clear => worker.clear(),
+            Task::Exit => break,
+        }
+    }
+}
+
+fn run_job(worker: &mut Worker, job: &Job) {
+    let tt = job.tt.read();
+    let silent = Silent;
+    let reporter: &dyn Reporter = if worker.id == 0 {
+        job.reporter.as_ref()
+    } else {
+        &silent
+    };
+    worker.search(&job.pos, &job.limits, &tt, &job.shared, reporter);
+    if worker.id != 0 {
+        let _ = job.helper_results.0.send(outcome_of(worker));
+        return;
+    }
+    // Main thread: a ponder or infinite search answers only after `ponderhit` or `stop`.
+    while (job.limits.infinite || job.shared.ponder.load(Ordering::Relaxed))
+        && !job.shared.stop.load(Ordering::Relaxed)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    job.shared.stop.store(true, Ordering::Relaxed);
+    let helpers: Vec<ThreadOutcome> = (1..job.threads)
+        .filter_map(|_| job.helper_results.1.recv().ok())
+        .collect();
+    let mut result = result_of(worker, &job.shared);
+    let chosen = vote(&outcome_of(worker), &helpers);
+    if chosen.best.is_some() && chosen.best != result.best {
+        result.best = chosen.best;
+        result.ponder = chosen.pv.get(1).copied();
+        result.value = chosen.value;
+        result.depth = chosen.depth.max(1);
+    }
+    result.nodes = job.shared.total_nodes();
+    job.reporter.finished(&result);
+    let _ = job.done.send(result);
+}
+
+impl SearchPool {
+    /// A pool of `threads` threads and a table of `hash_mb` MB.
+    pub fn new(threads: usize, hash_mb: usize) -> SearchPool {
+        let mut pool = SearchPool {
+            tt: Arc::new(RwLock::new(TranspositionTable::new(hash_mb))),
+            shared: Arc::new(SharedState::new(1)),
+            threads: Vec::new(),
+            done: None,
+        };
+        pool.set_threads(threads);
+        pool
+    }
+
+    pub fn thread_count(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Replaces the threads (between searches only).
+    pub fn set_threads(&mut self, count: usize) {
+        self.wait();
+        self.shutdown_threads();
+        let count = count.max(1);
+        for id in 0..count {
+            let (tx, rx) = unbounded();
+            let handle = std::thread::Builder::new()
+                .name(format!("search-{id}"))
+                .stack_size(THREAD_STACK)
+                .spawn(move || thread_main(id, rx))
+                .expect("spawn a search thread");
+            self.threads.push(PoolThread {
+                tasks: tx,
+                handle: Some(handle),
+            });
+        }
+        self.shared = Arc::new(SharedState::new(count));
+    }
+
+    /// Resizes the table (between searches only); it starts empty.
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.wait();
+        self.tt.write().resize(megabytes);
+    }
+
+    pub fn hash_megabytes(&self) -> usize {
+        self.tt.read().megabytes()
+    }
+
+    /// A new game: empty table, fresh histories.
+    pub fn clear(&mut self) {
+        self.wait();
+        self.tt.read().clear();
+        for t in &self.threads {
+            let _ = t.tasks.send(Task::Clear);
+        }
+    }
+
+    /// Starts searching `pos`; returns at once. `ponder` keeps the clock from running until
+    /// `ponderhit`.
+    pub fn start(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        ponder: bool,
+        reporter: Arc<dyn Reporter>,
+    ) {
+        self.wait();
+        let shared = Arc::new(SharedState::new(self.threads.len()));
+        shared.ponder.store(ponder, Ordering::Relaxed);
+        shared.restart_clock();
+        self.shared = shared.clone();
+        self.tt.read().new_search();
+        let (done_tx, done_rx) = unbounded();
+        let job = Arc::new(Job {
+            pos: pos.clone(),
+            limits,
+            reporter,
+            tt: self.tt.clone(),
+            shared,
+            helper_results: unbounded(),
+            threads: self.threads.len(),
+            done: done_tx,
+        });
+        for t in &self.threads {
+            let _ = t.tasks.send(Task::Search(job.clone()));
+        }
+        self.done = Some(done_rx);
+    }
+
+    /// Asks the running search to stop (it answers through its reporter).
+    pub fn stop(&self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the clock starts now.
+    pub fn ponderhit(&self) {
+        self.shared.restart_clock();
+        self.shared.ponder.store(false, Ordering::Relaxed);
+    }
+
+    /// Is a search running (not yet finished)?
+    pub fn is_searching(&self) -> bool {
+        self.done.as_ref().is_some_and(|rx| rx.is_empty())
+    }
+
+    /// Waits for the running search, if any, and returns its result.
+    pub fn wait(&mut self) -> Option<SearchResult> {
+        let rx = self.done.take()?;
+        rx.recv().ok()
+    }
+
+    /// Runs a search to the end on the pool and returns its result.
+    pub fn search_sync(
+        &mut self,
+        pos: &Position,
+        limits: Limits,
+        reporter: Arc<dyn Reporter>,
+    ) -> SearchResult {
+        self.start(pos, limits, false, reporter);
+        self.wait().unwrap_or_default()
+    }
+
+    /// What the table knows about a position.
+    pub fn probe(&self, key: u64) -> Option<super::tt::TtHit> {
+        self.tt.read().probe(key)
+    }
+
+    fn shutdown_threads(&mut self) {
+        for t in &self.threads {
+            let _ = t.tasks.send(Task::Exit);
+        }
+        for t in &mut self.threads {
+            if let Some(h) = t.handle.take() {
+                let _ = h.join();
+            }
+        }
+        self.threads.clear();
+    }
+}
+
+impl Drop for SearchPool {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+        self.shutdown_threads();
+    }
+}

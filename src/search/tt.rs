@@ -1,0 +1,272 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each entry is two `AtomicU64`: the packed data, and the key XOR the data. A reader accepts
+//! an entry only if the two still XOR to its key, so a torn write (another thread storing
+//! between our two loads) reads as a miss, never as a wrong hit. Entries sit four to a
+//! 64-byte bucket; a store replaces the same key, else the shallowest / oldest entry.
+//! Mate scores are stored relative to the node (`value_to_tt`/`value_from_tt`) so they stay
+//! right when the same position is met at another distance from the root.
+
+use crate::core::Move;
+use crate::eval::Value;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// What a stored score says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The true value is at most the score (fail-low).
+    Upper = 1,
+    /// The true value is at least the score (fail-high).
+    Lower = 2,
+    /// The score is exact (a PV node).
+    Exact = 3,
+}
+
+/// A decoded entry.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    pub mv: Move,
+    pub value: Value,
+    pub eval: Value,
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 4;
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    entries: [Entry; BUCKET],
+}
+
+/// Depth offset so that quiescence depths (down to -1 here) fit an unsigned byte.
+const DEPTH_OFFSET: i32 = 8;
+
+fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
+    let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    (mv.raw() as u64)
+        | (value as i16 as u16 as u64) << 16
+        | (eval as i16 as u16 as u64) << 32
+        | depth << 48
+        | (bound as u64) << 56
+        | ((generation & 0x3f) as u64) << 58
+}
+
+fn unpack(data: u64) -> (TtHit, u8) {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let hit = TtHit {
+        mv: Move::from_raw(data as u16),
+        value: (data >> 16) as u16 as i16 as Value,
+        eval: (data >> 32) as u16 as i16 as Value,
+        depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        bound,
+    };
+    (hit, (data >> 58) as u8)
+}
+
+/// The shared table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `megabytes` MB (at least one bucket).
+    pub fn new(megabytes: usize) -> TranspositionTable {
+        let mut tt = TranspositionTable {
+            buckets: Vec::new(),
+            generation: AtomicU8::new(0),
+        };
+        tt.resize(megabytes);
+        tt
+    }
+
+    /// Reallocates to about `megabytes` MB, empty.
+    pub fn resize(&mut self, megabytes: usize) {
+        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        self.buckets = Vec::new();
+        let mut buckets = Vec::with_capacity(count);
+        buckets.resize_with(count, Bucket::default);
+        self.buckets = buckets;
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Size in MB.
+    pub fn megabytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
+    }
+
+    /// Empties every entry, in parallel.
+    pub fn clear(&self) {
+        self.buckets.par_chunks(4096).for_each(|chunk| {
+            for bucket in chunk {
+                for e in &bucket.entries {
+                    e.check.store(0, Ordering::Relaxed);
+                    e.data.store(0, Ordering::Relaxed);
+                }
+            }
+        });
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 0x3f
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `key` up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data != 0 && check ^ data == key {
+                return Some(unpack(data).0);
+            }
+        }
+        None
+    }
+
+    /// Stores a result for `key`. `value` must already be in TT form (`value_to_tt`).
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move, value: Value, eval: Value, depth: i32, bound: Bound) {
+        let generation = self.generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut victim_worth = i32::MAX;
+        for e in &bucket.entries {
+            let data = e.data.load(Ordering::Relaxed);
+            let check = e.check.load(Ordering::Relaxed);
+            if data == 0 || check ^ data == key {
+                // Same position (or an empty slot): keep a known move if we have none, and
+                // do not overwrite a deeper exact result with a shallow bound.
+                let (old, _) = unpack(data);
+                if data != 0 && check ^ data == key {
+                    let mv = if mv.is_none() { old.mv } else { mv };
+                    if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
+                        return;
+                    }
+                    let packed = pack(mv, value, eval, depth, bound, generation);
+                    e.data.store(packed, Ordering::Relaxed);
+                    e.check.store(key ^ packed, Ordering::Relaxed);
+                    return;
+                }
+                victim = e;
+                victim_worth = i32::MIN;
+                continue;
+            }
+            let (old, old_generation) = unpack(data);
+            let age = (generation.wrapping_sub(old_generation) & 0x3f) as i32;
+            let worth = old.depth - 8 * age;
+            if worth < victim_worth {
+                victim = e;
+                victim_worth = worth;
+            }
+        }
+        let packed = pack(mv, value, eval, depth, bound, generation);
+        victim.data.store(packed, Ordering::Relaxed);
+        victim.check.store(key ^ packed, Ordering::Relaxed);
+    }
+
+    /// How full the table is, in permille: current-search entries among the first thousand.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation();
+        let sample = self.buckets.len().min(250);
+        let mut used = 0;
+        for bucket in &self.buckets[..sample] {
+            for e in &bucket.entries {
+                let data = e.data.load(Ordering::Relaxed);
+                if data != 0 && unpack(data).1 == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (sample * BUCKET).max(1)) as u32
+    }
+}
+
+/// Converts a score for storage: mate scores become distances from this node.
+pub fn value_to_tt(value: Value, ply: usize) -> Value {
+    use super::{MATE_BOUND, ply_value};
+    if value >= MATE_BOUND {
+        value + ply_value(ply)
+    } else if value <= -MATE_BOUND {
+        value - ply_value(ply)
+    } else {
+        value
+    }
+}
+
+/// Converts a stored score back: mate distances become distances from the root.
+pub fn value_from_tt(value: Value, ply: usize) -> Value {
+    use super::{MATE_BOUND, ply_value};
+    if value >= MATE_BOUND {
+        value - ply_value(ply)
+    } else if value <= -MATE_BOUND {
+        value + ply_value(ply)
+    } else {
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Square;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::new(Square::new(7, 2), Square::new(4, 2));
+        tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower);
+        let hit = tt.probe(0xdead_beef).unwrap();
+        assert_eq!(
+            (hit.mv, hit.value, hit.eval, hit.depth, hit.bound),
+            (mv, -123, 45, 7, Bound::Lower)
+        );
+        assert!(tt.probe(0xdead_beee).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef).is_none());
+    }
+
+    #[test]
+    fn quiescence_depths_and_negative_scores_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(42, Move::NONE, -29_000, -32_000, -1, Bound::Upper);
+        let hit = tt.probe(42).unwrap();
+        assert_eq!((hit.value, hit.eval, hit.depth), (-29_000, -32_000, -1));
+    }
+
+    #[test]
+    fn mate_scores_are_stored_relative_to_the_node() {
+        use crate::search::MATE;
+        let at_root = MATE - 7; // mate in 7 plies from the root
+        let stored = value_to_tt(at_root, 3);
+        assert_eq!(stored, MATE - 4);
+        assert_eq!(value_from_tt(stored, 5), MATE - 9);
+        assert_eq!(value_from_tt(value_to_tt(-at_root, 3), 3), -at_root);
+        assert_eq!(value_to_tt(55, 10), 55);
+    }
+}
