@@ -6,12 +6,14 @@
 //! - [`position`]: the game state, FEN, legal move generation, notation, SEE;
 //! - [`eval`]: the hand-crafted evaluation;
 //! - [`search`]: PVS with a shared transposition table and Lazy-SMP threads;
-//! - [`tools`]: what the command line offers on top (perft, bench).
+//! - [`protocol`]: the engine process (UCCI and UCI);
+//! - [`tools`]: what the command line offers on top (perft, bench, analyze).
 
 pub mod board;
 pub mod core;
 pub mod eval;
 pub mod position;
+pub mod protocol;
 pub mod search;
 pub mod tools;
 

@@ -20,7 +20,10 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Analyze(args)) => run_analyze(args),
         None => {
-            eprintln!("chariot: the engine protocol is not built yet; see `chariot --help`");
+            chariot::protocol::run(
+                std::io::BufReader::new(std::io::stdin()),
+                Box::new(std::io::stdout()),
+            );
             Ok(())
         }
     };

@@ -1,0 +1,639 @@
+//! The engine process: UCCI and UCI on stdin/stdout.
+//!
+//! Data flow: a reader thread turns input into lines and sends them over a channel; one
+//! controller (`Engine`) parses each line into a `Command` and owns the position, the options
+//! and the search pool. Searches run on the pool's threads and answer through a reporter that
+//! writes `info`/`bestmove` lines via the single `Output`. While a search runs the controller
+//! stays responsive: `isready`, `stop`, `ponderhit`, `probe` and `quit` act at once; other
+//! commands wait in a queue and run, in order, when the search ends (so a script can send two
+//! `go` lines in a row). In batch mode everything waits, as the UCCI spec describes.
+
+pub mod command;
+pub mod output;
+
+use crate::core::{Color, Move};
+use crate::eval::evaluate;
+use crate::position::Position;
+use crate::search::threads::SearchPool;
+use crate::search::timeman::{self, Clock};
+use crate::search::{IterationInfo, Limits, Reporter, SearchResult, mate_in_moves};
+use command::{Command, GoParams, PositionSpec};
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+use output::{Dialect, Output};
+use std::collections::VecDeque;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+const NAME: &str = "Chariot";
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+const AUTHOR: &str = "the Chariot developers";
+
+const MAX_HASH_MB: usize = 65_536;
+const MAX_THREADS: usize = 256;
+const MAX_MULTIPV: usize = 128;
+const MAX_OVERHEAD_MS: u64 = 5_000;
+
+/// The options a GUI can set.
+#[derive(Clone, Debug)]
+struct Options {
+    hash_mb: usize,
+    threads: usize,
+    multipv: usize,
+    move_overhead_ms: u64,
+    ponder: bool,
+    use_millisec: bool,
+    batch: bool,
+    debug: bool,
+    show_wdl: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            ponder: false,
+            use_millisec: true,
+            batch: false,
+            debug: false,
+            show_wdl: false,
+        }
+    }
+}
+
+/// Prints a search's progress and its final answer in the chosen dialect.
+struct ProtocolReporter {
+    out: Arc<Output>,
+    dialect: Dialect,
+    show_wdl: bool,
+    multipv: usize,
+    debug: bool,
+    /// The opponent offered a draw (`go draw`, `ponderhit draw`).
+    draw_offered: Arc<AtomicBool>,
+    done: Sender<()>,
+}
+
+impl Reporter for ProtocolReporter {
+    fn iteration(&self, info: &IterationInfo) {
+        self.out.line(&output::info_line(
+            self.dialect,
+            info,
+            self.show_wdl,
+            self.multipv,
+        ));
+    }
+
+    fn current_move(&self, depth: i32, mv: Move, number: usize) {
+        if self.debug || depth > 0 {
+            self.out.line(&format!(
+                "info depth {depth} currmove {mv} currmovenumber {number}"
+            ));
+        }
+    }
+
+    fn finished(&self, result: &SearchResult) {
+        // Accept an offered draw only when the position is judged drawn or worse for us;
+        // resign (UCCI) only against a forced mate.
+        let suffix = if self.draw_offered.load(Ordering::Relaxed) && result.value <= 0 {
+            Some("draw")
+        } else if mate_in_moves(result.value).is_some_and(|m| m < 0) {
+            Some("resign")
+        } else {
+            None
+        };
+        for line in output::bestmove_lines(self.dialect, result.best, result.ponder, suffix) {
+            self.out.line(&line);
+        }
+        let _ = self.done.send(());
+    }
+}
+
+/// The controller: owns the game state and answers every command.
+pub struct Engine {
+    out: Arc<Output>,
+    dialect: Dialect,
+    options: Options,
+    pos: Position,
+    banned: Vec<Move>,
+    pool: SearchPool,
+    /// A search is running (its `bestmove` not yet printed).
+    searching: bool,
+    /// The running search waits for `stop` (infinite) or `ponderhit`.
+    open_ended: bool,
+    draw_offered: Arc<AtomicBool>,
+    queue: VecDeque<Command>,
+    done_tx: Sender<()>,
+    done_rx: Receiver<()>,
+    quit: bool,
+}
+
+impl Engine {
+    pub fn new(out: Arc<Output>) -> Engine {
+        let options = Options::default();
+        let (done_tx, done_rx) = unbounded();
+        Engine {
+            out,
+            dialect: Dialect::Ucci,
+            pool: SearchPool::new(options.threads, options.hash_mb),
+            options,
+            pos: Position::startpos(),
+            banned: Vec::new(),
+            searching: false,
+            open_ended: false,
+            draw_offered: Arc::new(AtomicBool::new(false)),
+            queue: VecDeque::new(),
+            done_tx,
+            done_rx,
+            quit: false,
+        }
+    }
+
+    fn error(&self, text: &str) {
+        self.out.info_string(&format!("error: {text}"));
+    }
+
+    /// Commands that act at once even while a search runs.
+    fn is_immediate(cmd: &Command) -> bool {
+        matches!(
+            cmd,
+            Command::IsReady
+                | Command::Stop
+                | Command::PonderHit { .. }
+                | Command::Quit
+                | Command::Probe(_)
+                | Command::Empty
+                | Command::Unknown(_)
+                | Command::Invalid(_)
+        )
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) {
+        let cmd = command::parse(line);
+        if self.options.debug {
+            self.out
+                .info_string(&format!("received: {}", line.trim_end()));
+        }
+        let must_wait = self.searching && (self.options.batch || !Self::is_immediate(&cmd));
+        if must_wait || !self.queue.is_empty() && !Self::is_immediate(&cmd) {
+            self.queue.push_back(cmd);
+        } else {
+            self.execute(cmd);
+        }
+    }
+
+    /// The running search printed its answer.
+    fn search_finished(&mut self) {
+        self.pool.wait();
+        self.searching = false;
+        self.open_ended = false;
+        while !self.searching && !self.quit {
+            let Some(cmd) = self.queue.pop_front() else {
+                break;
+            };
+            self.execute(cmd);
+        }
+    }
+
+    fn execute(&mut self, cmd: Command) {
+        match cmd {
+            Command::Ucci => {
+                self.dialect = Dialect::Ucci;
+                self.handshake();
+            }
+            Command::Uci => {
+                self.dialect = Dialect::Uci;
+                self.handshake();
+            }
+            Command::IsReady => self.out.line("readyok"),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position(spec) => {
+                if let Some(pos) = self.build_position(&spec) {
+                    self.pos = pos;
+                    self.banned.clear();
+                }
+            }
+            Command::BanMoves(moves) => self.ban_moves(&moves),
+            Command::Go(go) => self.go(*go),
+            Command::PonderHit { draw } => {
+                if self.searching {
+                    if draw {
+                        self.draw_offered.store(true, Ordering::Relaxed);
+                    }
+                    self.pool.ponderhit();
+                }
+            }
+            Command::Stop => {
+                if self.searching {
+                    self.pool.stop();
+                } else if self.dialect == Dialect::Ucci {
+                    self.out.line("nobestmove");
+                }
+            }
+            Command::Probe(spec) => self.probe(&spec),
+            Command::Quit => {
+                if self.searching {
+                    self.pool.stop();
+                    let _ = self.done_rx.recv();
+                    self.pool.wait();
+                    self.searching = false;
+                }
+                if self.dialect == Dialect::Ucci {
+                    self.out.line("bye");
+                }
+                self.quit = true;
+            }
+            Command::NewGame => {
+                self.pool.clear();
+                self.banned.clear();
+            }
+            Command::Debug(on) => self.options.debug = on,
+            Command::Display => {
+                for line in self.pos.diagram().lines() {
+                    self.out.info_string(line);
+                }
+                self.out.info_string(&format!("fen {}", self.pos.to_fen()));
+            }
+            Command::Empty => {}
+            Command::Unknown(text) => self.out.info_string(&format!("unknown command: {text}")),
+            Command::Invalid(reason) => self.error(&reason),
+        }
+    }
+
+    fn handshake(&self) {
+        let out = &self.out;
+        match self.dialect {
+            Dialect::Ucci => {
+                out.line(&format!("id name {NAME} {VERSION}"));
+                out.line(&format!("id version {VERSION}"));
+                out.line(&format!("id copyright 2026 {AUTHOR}"));
+                out.line(&format!("id author {AUTHOR}"));
+                out.line("option usemillisec type check default true");
+                out.line("option batch type check default false");
+                out.line("option debug type check default false");
+                out.line("option ponder type check default false");
+                out.line(&format!(
+                    "option hashsize type spin min 1 max {MAX_HASH_MB} default 16"
+                ));
+                out.line(&format!(
+                    "option threads type spin min 1 max {MAX_THREADS} default 1"
+                ));
+                out.line(&format!(
+                    "option multipv type spin min 1 max {MAX_MULTIPV} default 1"
+                ));
+                out.line(&format!(
+                    "option moveoverhead type spin min 0 max {MAX_OVERHEAD_MS} default 30"
+                ));
+                out.line("option newgame type button");
+                out.line("ucciok");
+            }
+            Dialect::Uci => {
+                out.line(&format!("id name {NAME} {VERSION}"));
+                out.line(&format!("id author {AUTHOR}"));
+                out.line(&format!(
+                    "option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"
+                ));
+                out.line(&format!(
+                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+                ));
+                out.line(&format!(
+                    "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+                ));
+                out.line(&format!(
+                    "option name Move Overhead type spin default 30 min 0 max {MAX_OVERHEAD_MS}"
+                ));
+                out.line("option name Ponder type check default false");
+                out.line("option name Clear Hash type button");
+                out.line("option name UCI_Variant type combo default xiangqi var xiangqi");
+                out.line("option name UCI_ShowWDL type check default false");
+                out.line("uciok");
+            }
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let key: String = name
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let flag = |v: Option<&str>| -> Option<bool> {
+            match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+                Some("true" | "on" | "1" | "yes") => Some(true),
+                Some("false" | "off" | "0" | "no") => Some(false),
+                None => Some(true),
+                _ => None,
+            }
+        };
+        let spin = |v: Option<&str>, min: u64, max: u64| -> Option<u64> {
+            let text = v?.trim();
+            if text.starts_with('-') {
+                return Some(min);
+            }
+            let n = if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() {
+                text.parse::<u64>().unwrap_or(u64::MAX)
+            } else {
+                return None;
+            };
+            Some(n.clamp(min, max))
+        };
+        let bad = |this: &Self| {
+            this.error(&format!(
+                "option {name}: '{}' is not a valid value",
+                value.unwrap_or("")
+            ))
+        };
+        match key.as_str() {
+            "hash" | "hashsize" => match spin(value, 0, MAX_HASH_MB as u64) {
+                // 0 means "engine decides": the default.
+                Some(mb) => {
+                    let mb = if mb == 0 { 16 } else { mb as usize };
+                    if mb != self.pool.hash_megabytes() || mb != self.options.hash_mb {
+                        self.pool.set_hash(mb);
+                    }
+                    self.options.hash_mb = mb;
+                }
+                None => bad(self),
+            },
+            "threads" => match spin(value, 0, MAX_THREADS as u64) {
+                Some(n) => {
+                    let n = (n as usize).max(1);
+                    if n != self.pool.thread_count() {
+                        self.pool.set_threads(n);
+                    }
+                    self.options.threads = n;
+                }
+                None => bad(self),
+            },
+            "multipv" => match spin(value, 1, MAX_MULTIPV as u64) {
+                Some(n) => self.options.multipv = n as usize,
+                None => bad(self),
+            },
+            "moveoverhead" => match spin(value, 0, MAX_OVERHEAD_MS) {
+                Some(n) => self.options.move_overhead_ms = n,
+                None => bad(self),
+            },
+            "ponder" => match flag(value) {
+                Some(b) => self.options.ponder = b,
+                None => bad(self),
+            },
+            "usemillisec" => match flag(value) {
+                Some(b) => self.options.use_millisec = b,
+                None => bad(self),
+            },
+            "batch" => match flag(value) {
+                Some(b) => self.options.batch = b,
+                None => bad(self),
+            },
+            "debug" => match flag(value) {
+                Some(b) => self.options.debug = b,
+                None => bad(self),
+            },
+            "ucishowwdl" => match flag(value) {
+                Some(b) => self.options.show_wdl = b,
+                None => bad(self),
+            },
+            "newgame" | "clearhash" => {
+                self.pool.clear();
+                self.banned.clear();
+            }
+            "ucivariant" => {
+                let v = value.unwrap_or("").trim();
+                if !v.eq_ignore_ascii_case("xiangqi") {
+                    self.error(&format!("variant '{v}' is not supported; only xiangqi"));
+                }
+            }
+            // Options of other engines and GUIs (books, skill levels, rule switches we do not
+            // have yet): ignored, as the protocol asks.
+            _ => {
+                if self.options.debug {
+                    self.out
+                        .info_string(&format!("ignoring unknown option {name}"));
+                }
+            }
+        }
+    }
+
+    /// Builds the position a command names, reporting what is wrong. A bad FEN gives `None`;
+    /// a bad move ends the move list there (the moves before it stay applied).
+    fn build_position(&self, spec: &PositionSpec) -> Option<Position> {
+        let mut pos = match &spec.fen {
+            None => Position::startpos(),
+            Some(fen) => match Position::from_fen(fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.error(&format!("bad FEN '{fen}': {e}; position unchanged"));
+                    return None;
+                }
+            },
+        };
+        for (i, text) in spec.moves.iter().enumerate() {
+            match pos.parse_move(text) {
+                Ok(mv) => pos.make_move(mv),
+                Err(e) => {
+                    self.error(&format!(
+                        "move {} ({e}): the move list stops there, {} of {} moves applied",
+                        i + 1,
+                        i,
+                        spec.moves.len()
+                    ));
+                    break;
+                }
+            }
+        }
+        Some(pos)
+    }
+
+    fn ban_moves(&mut self, moves: &[String]) {
+        for text in moves {
+            match self.pos.parse_move(text) {
+                Ok(mv) => {
+                    if !self.banned.contains(&mv) {
+                        self.banned.push(mv);
+                    }
+                }
+                Err(e) => self.error(&format!("banmoves: {e}; ignored")),
+            }
+        }
+    }
+
+    fn probe(&self, spec: &PositionSpec) {
+        let Some(pos) = self.build_position(spec) else {
+            self.out.line("pophash");
+            return;
+        };
+        let mut line = String::from("pophash");
+        if let Some(hit) = self.pool.probe(pos.key()) {
+            use crate::search::tt::Bound;
+            if !hit.mv.is_none() && pos.is_legal(hit.mv) {
+                line.push_str(&format!(" bestmove {}", hit.mv));
+            }
+            let depth = hit.depth.max(0);
+            if matches!(hit.bound, Bound::Lower | Bound::Exact) {
+                line.push_str(&format!(" lowerbound {} depth {depth}", hit.value));
+            }
+            if matches!(hit.bound, Bound::Upper | Bound::Exact) {
+                line.push_str(&format!(" upperbound {} depth {depth}", hit.value));
+            }
+        }
+        self.out.line(&line);
+    }
+
+    fn perft(&self, depth: u32) {
+        let depth = depth.min(8);
+        let report = crate::tools::perft::run(&self.pos, depth, self.options.threads);
+        for (mv, nodes) in &report.divide {
+            self.out.line(&format!("{mv}: {nodes}"));
+        }
+        self.out.line("");
+        self.out.line(&format!("Nodes searched: {}", report.nodes));
+    }
+
+    /// The clock for this move, in milliseconds.
+    fn clock(&self, go: &GoParams) -> Clock {
+        let unit = if self.options.use_millisec { 1 } else { 1000 };
+        let ms = |v: u64| Duration::from_millis(v.saturating_mul(unit));
+        let (time, inc) = match self.pos.side_to_move() {
+            Color::Red => (go.wtime, go.winc),
+            Color::Black => (go.btime, go.binc),
+        };
+        let time_left = go.time.map(ms).or(time.map(Duration::from_millis));
+        let increment = go
+            .increment
+            .map(ms)
+            .or(inc.map(Duration::from_millis))
+            .unwrap_or_default();
+        let moves_to_go = go.moves_to_go.map(|m| m.clamp(1, 999) as u32);
+        Clock {
+            time_left,
+            increment,
+            moves_to_go,
+            move_time: go.move_time.map(Duration::from_millis),
+        }
+    }
+
+    fn go(&mut self, go: GoParams) {
+        if let Some(depth) = go.perft {
+            self.perft(depth);
+            return;
+        }
+        let legal = self.pos.legal_moves();
+        let allowed = legal.iter().filter(|m| !self.banned.contains(m)).count();
+        if allowed == 0 {
+            // Mated or stalemated (both lose), or every move banned.
+            for line in output::bestmove_lines(self.dialect, None, None, None) {
+                self.out.line(&line);
+            }
+            return;
+        }
+        if go.depth == Some(0) && self.dialect == Dialect::Ucci {
+            self.out.line(&format!(
+                "info depth 0 {}",
+                output::score_field(self.dialect, evaluate(&self.pos))
+            ));
+            self.out.line("nobestmove");
+            return;
+        }
+        let clock = self.clock(&go);
+        let overhead = Duration::from_millis(self.options.move_overhead_ms);
+        let mut time = timeman::allocate(&clock, overhead);
+        if self.options.ponder
+            && let Some(t) = time.as_mut()
+        {
+            // The ponder option only says we will think on the opponent's time too.
+            t.soft = (t.soft * 5 / 4).min(t.hard);
+        }
+        let search_moves = go
+            .search_moves
+            .iter()
+            .filter_map(|t| self.pos.parse_move(t).ok())
+            .collect();
+        let has_limit =
+            go.depth.is_some() || go.nodes.is_some() || go.mate.is_some() || time.is_some();
+        let limits = Limits {
+            depth: go.depth.map(|d| d.clamp(1, 120) as i32),
+            nodes: go.nodes,
+            mate: go.mate.map(|m| m.clamp(1, 60) as i32),
+            time,
+            infinite: go.infinite || !has_limit,
+            search_moves,
+            ban_moves: self.banned.clone(),
+            multipv: self.options.multipv,
+        };
+        self.draw_offered = Arc::new(AtomicBool::new(go.draw));
+        let reporter = Arc::new(ProtocolReporter {
+            out: self.out.clone(),
+            dialect: self.dialect,
+            show_wdl: self.options.show_wdl,
+            multipv: self.options.multipv,
+            debug: self.options.debug,
+            draw_offered: self.draw_offered.clone(),
+            done: self.done_tx.clone(),
+        });
+        self.open_ended = limits.infinite || go.ponder;
+        self.pool.start(&self.pos, limits, go.ponder, reporter);
+        self.searching = true;
+    }
+
+    /// Input ended: finish what was asked, stopping what would never end.
+    fn end_of_input(&mut self) {
+        loop {
+            if self.searching {
+                if self.open_ended {
+                    self.pool.stop();
+                }
+                let _ = self.done_rx.recv();
+                self.search_finished();
+            }
+            if !self.searching && self.queue.is_empty() || self.quit {
+                break;
+            }
+        }
+    }
+}
+
+/// Runs the protocol on `input`/`output` until `quit` or the end of input.
+pub fn run<R: BufRead + Send + 'static>(input: R, output: Box<dyn std::io::Write + Send>) {
+    let out = Arc::new(Output::new(output));
+    let (line_tx, line_rx) = unbounded::<Option<String>>();
+    std::thread::Builder::new()
+        .name("stdin-reader".into())
+        .spawn(move || read_lines(input, line_tx))
+        .expect("spawn the input reader");
+    let mut engine = Engine::new(out);
+    let done_rx = engine.done_rx.clone();
+    while !engine.quit {
+        select! {
+            recv(line_rx) -> msg => match msg {
+                Ok(Some(line)) => engine.handle_line(&line),
+                _ => {
+                    engine.end_of_input();
+                    break;
+                }
+            },
+            recv(done_rx) -> _ => engine.search_finished(),
+        }
+    }
+}
+
+/// Reads lines (any bytes; invalid UTF-8 is replaced, never fatal) until end of input.
+fn read_lines<R: BufRead>(mut input: R, tx: Sender<Option<String>>) {
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buffer).into_owned();
+                if tx.send(Some(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    let _ = tx.send(None);
+}

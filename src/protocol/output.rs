@@ -1,0 +1,179 @@
+//! The engine's voice: one writer owns the output, every line is flushed, and the text of
+//! each message is formatted for the dialect the GUI chose (UCCI or UCI).
+
+use crate::core::Move;
+use crate::search::tt::Bound;
+use crate::search::{IterationInfo, MATE, mate_in_moves};
+use std::io::Write;
+use std::sync::Mutex;
+
+/// The two dialects. They share move and FEN notation (ICCS, ranks 0..9) and differ in
+/// handshake, option syntax, score notation and end-of-search lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Ucci,
+    Uci,
+}
+
+/// The single writer of protocol lines.
+pub struct Output {
+    writer: Mutex<Box<dyn Write + Send>>,
+}
+
+impl Output {
+    pub fn new(writer: Box<dyn Write + Send>) -> Output {
+        Output {
+            writer: Mutex::new(writer),
+        }
+    }
+
+    /// Writes one line and flushes it. A closed output (the GUI went away) is ignored.
+    pub fn line(&self, text: &str) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+
+    /// `info string …` (UCI) or `info message …` would both do; `info string` is understood by
+    /// UCI GUIs and ignored as an unknown info by UCCI GUIs.
+    pub fn info_string(&self, text: &str) {
+        self.line(&format!("info string {text}"));
+    }
+}
+
+/// UCCI's mate convention (ElephantEye's, which UCCI GUIs were tested against): mate in `p`
+/// plies is `10000 - p`, being mated `p - 10000`.
+const UCCI_MATE: i32 = 10_000;
+
+/// The score field for a value from the side to move's point of view.
+pub fn score_field(dialect: Dialect, value: i32) -> String {
+    match (dialect, mate_in_moves(value)) {
+        (Dialect::Uci, Some(moves)) => format!("score mate {moves}"),
+        (Dialect::Uci, None) => format!("score cp {value}"),
+        (Dialect::Ucci, Some(_)) => {
+            let plies = MATE - value.abs();
+            let v = UCCI_MATE - plies;
+            format!("score {}", if value > 0 { v } else { -v })
+        }
+        (Dialect::Ucci, None) => format!("score {value}"),
+    }
+}
+
+/// Win/draw/loss per mille from a score, for `UCI_ShowWDL`: a logistic model in which a
+/// two-pawn edge wins about three games in four.
+pub fn wdl(value: i32) -> (u32, u32, u32) {
+    if let Some(m) = mate_in_moves(value) {
+        return if m > 0 { (1000, 0, 0) } else { (0, 0, 1000) };
+    }
+    let logistic = |x: f64| 1.0 / (1.0 + (-x).exp());
+    let win = logistic((value as f64 - 120.0) / 80.0);
+    let loss = logistic((-value as f64 - 120.0) / 80.0);
+    let w = (win * 1000.0).round() as u32;
+    let l = (loss * 1000.0).round() as u32;
+    (w, 1000 - w - l, l)
+}
+
+/// One `info` line for an iteration.
+pub fn info_line(dialect: Dialect, info: &IterationInfo, show_wdl: bool, multipv: usize) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if dialect == Dialect::Uci || multipv > 1 {
+        line.push_str(&format!(" multipv {}", info.multipv));
+    }
+    line.push(' ');
+    line.push_str(&score_field(dialect, info.value));
+    match info.bound {
+        Some(Bound::Lower) => line.push_str(" lowerbound"),
+        Some(Bound::Upper) => line.push_str(" upperbound"),
+        _ => {}
+    }
+    if show_wdl {
+        let (w, d, l) = wdl(info.value);
+        line.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    line.push_str(&format!(
+        " nodes {} nps {} hashfull {} time {}",
+        info.nodes,
+        info.nps(),
+        info.hashfull,
+        info.elapsed.as_millis()
+    ));
+    if !info.pv.is_empty() {
+        line.push_str(" pv");
+        for mv in &info.pv {
+            line.push_str(&format!(" {mv}"));
+        }
+    }
+    line
+}
+
+/// The end-of-search line(s).
+pub fn bestmove_lines(
+    dialect: Dialect,
+    best: Option<Move>,
+    ponder: Option<Move>,
+    suffix: Option<&str>,
+) -> Vec<String> {
+    match (best, dialect) {
+        (None, Dialect::Ucci) => vec!["nobestmove".into()],
+        (None, Dialect::Uci) => vec!["info depth 0 score mate 0".into(), "bestmove (none)".into()],
+        (Some(m), _) => {
+            let mut line = format!("bestmove {m}");
+            if let Some(p) = ponder {
+                line.push_str(&format!(" ponder {p}"));
+            }
+            if let (Some(s), Dialect::Ucci) = (suffix, dialect) {
+                line.push(' ');
+                line.push_str(s);
+            }
+            vec![line]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_each_dialect() {
+        assert_eq!(score_field(Dialect::Uci, 37), "score cp 37");
+        assert_eq!(score_field(Dialect::Ucci, -37), "score -37");
+        assert_eq!(score_field(Dialect::Uci, MATE - 3), "score mate 2");
+        assert_eq!(score_field(Dialect::Uci, -MATE + 2), "score mate -1");
+        assert_eq!(score_field(Dialect::Ucci, MATE - 3), "score 9997");
+        assert_eq!(score_field(Dialect::Ucci, -MATE + 2), "score -9998");
+    }
+
+    #[test]
+    fn wdl_is_a_distribution() {
+        for v in [-3000, -200, -50, 0, 50, 200, 3000, MATE - 1, -MATE + 4] {
+            let (w, d, l) = wdl(v);
+            assert_eq!(w + d + l, 1000, "{v}");
+        }
+        let (w, _, l) = wdl(0);
+        assert_eq!(w, l);
+        assert!(wdl(300).0 > wdl(100).0);
+    }
+
+    #[test]
+    fn no_move_lines() {
+        assert_eq!(
+            bestmove_lines(Dialect::Ucci, None, None, None),
+            ["nobestmove"]
+        );
+        assert_eq!(
+            bestmove_lines(Dialect::Uci, None, None, None),
+            ["info depth 0 score mate 0", "bestmove (none)"]
+        );
+        let m = Move::parse_iccs("h2e2");
+        let p = Move::parse_iccs("h9g7");
+        assert_eq!(
+            bestmove_lines(Dialect::Ucci, m, p, Some("draw")),
+            ["bestmove h2e2 ponder h9g7 draw"]
+        );
+        assert_eq!(
+            bestmove_lines(Dialect::Uci, m, p, Some("draw")),
+            ["bestmove h2e2 ponder h9g7"]
+        );
+    }
+}
