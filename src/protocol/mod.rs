@@ -34,6 +34,8 @@ const MAX_HASH_MB: usize = 65_536;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 128;
 const MAX_OVERHEAD_MS: u64 = 5_000;
+/// `go perft` runs on the controller thread; deeper counts belong to `chariot perft`.
+const MAX_PERFT_DEPTH: u32 = 6;
 
 /// The options a GUI can set.
 #[derive(Clone, Debug)]
@@ -74,6 +76,8 @@ struct ProtocolReporter {
     debug: bool,
     /// The opponent offered a draw (`go draw`, `ponderhit draw`).
     draw_offered: Arc<AtomicBool>,
+    /// Set, under the output lock, when `bestmove` has been written.
+    answered: Arc<AtomicBool>,
     done: Sender<()>,
 }
 
@@ -105,9 +109,9 @@ impl Reporter for ProtocolReporter {
         } else {
             None
         };
-        for line in output::bestmove_lines(self.dialect, result.best, result.ponder, suffix) {
-            self.out.line(&line);
-        }
+        let lines = output::bestmove_lines(self.dialect, result.best, result.ponder, suffix);
+        self.out
+            .lines_then(&lines, || self.answered.store(true, Ordering::SeqCst));
         let _ = self.done.send(());
     }
 }
@@ -125,6 +129,8 @@ pub struct Engine {
     /// The running search waits for `stop` (infinite) or `ponderhit`.
     open_ended: bool,
     draw_offered: Arc<AtomicBool>,
+    /// The running search's `answered` flag (see `ProtocolReporter`).
+    answered: Arc<AtomicBool>,
     queue: VecDeque<Command>,
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
@@ -145,6 +151,7 @@ impl Engine {
             searching: false,
             open_ended: false,
             draw_offered: Arc::new(AtomicBool::new(false)),
+            answered: Arc::new(AtomicBool::new(false)),
             queue: VecDeque::new(),
             done_tx,
             done_rx,
@@ -171,8 +178,18 @@ impl Engine {
         )
     }
 
+    /// If the running search has already written its `bestmove`, the GUI may be answering
+    /// it: treat the search as over before reading the next command.
+    fn collect_finished(&mut self) {
+        while self.searching && self.out.locked(|| self.answered.load(Ordering::SeqCst)) {
+            let _ = self.done_rx.recv();
+            self.search_finished();
+        }
+    }
+
     /// Handles one input line.
     pub fn handle_line(&mut self, line: &str) {
+        self.collect_finished();
         let cmd = command::parse(line);
         if self.options.debug {
             self.out
@@ -352,10 +369,12 @@ impl Engine {
                 // 0 means "engine decides": the default.
                 Some(mb) => {
                     let mb = if mb == 0 { 16 } else { mb as usize };
-                    if mb != self.pool.hash_megabytes() || mb != self.options.hash_mb {
-                        self.pool.set_hash(mb);
+                    if mb != self.options.hash_mb {
+                        match self.pool.set_hash(mb) {
+                            Ok(()) => self.options.hash_mb = mb,
+                            Err(e) => self.error(&e),
+                        }
                     }
-                    self.options.hash_mb = mb;
                 }
                 None => bad(self),
             },
@@ -484,7 +503,10 @@ impl Engine {
     }
 
     fn perft(&self, depth: u32) {
-        let depth = depth.min(8);
+        if depth > MAX_PERFT_DEPTH {
+            self.error(&format!("go perft {depth}: at most {MAX_PERFT_DEPTH} here (use `chariot perft` from the shell)"));
+            return;
+        }
         let report = crate::tools::perft::run(&self.pos, depth, self.options.threads);
         for (mv, nodes) in &report.divide {
             self.out.line(&format!("{mv}: {nodes}"));
@@ -565,6 +587,7 @@ impl Engine {
             multipv: self.options.multipv,
         };
         self.draw_offered = Arc::new(AtomicBool::new(go.draw));
+        self.answered = Arc::new(AtomicBool::new(false));
         let reporter = Arc::new(ProtocolReporter {
             out: self.out.clone(),
             dialect: self.dialect,
@@ -572,6 +595,7 @@ impl Engine {
             multipv: self.options.multipv,
             debug: self.options.debug,
             draw_offered: self.draw_offered.clone(),
+            answered: self.answered.clone(),
             done: self.done_tx.clone(),
         });
         self.open_ended = limits.infinite || go.ponder;
@@ -615,7 +639,11 @@ pub fn run<R: BufRead + Send + 'static>(input: R, output: Box<dyn std::io::Write
                     break;
                 }
             },
-            recv(done_rx) -> _ => engine.search_finished(),
+            recv(done_rx) -> _ => {
+                if engine.searching {
+                    engine.search_finished();
+                }
+            }
         }
     }
 }

@@ -34,6 +34,23 @@ impl Output {
         let _ = w.flush();
     }
 
+    /// Writes several lines and runs `after` while still holding the writer, so whoever
+    /// checks the effect of `after` through `locked` sees it exactly when the lines are out.
+    pub fn lines_then(&self, lines: &[String], after: impl FnOnce()) {
+        let mut w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        for text in lines {
+            let _ = writeln!(w, "{text}");
+        }
+        let _ = w.flush();
+        after();
+    }
+
+    /// Runs `f` while holding the writer (see `lines_then`).
+    pub fn locked<T>(&self, f: impl FnOnce() -> T) -> T {
+        let _w = self.writer.lock().unwrap_or_else(|e| e.into_inner());
+        f()
+    }
+
     /// `info string …` (UCI) or `info message …` would both do; `info string` is understood by
     /// UCI GUIs and ignored as an unknown info by UCCI GUIs.
     pub fn info_string(&self, text: &str) {

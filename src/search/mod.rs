@@ -490,6 +490,8 @@ impl Worker {
         reporter: &dyn Reporter,
     ) -> Value {
         let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let original_alpha = alpha;
         let in_check = self.pos.in_check();
         self.stack[0] = Frame {
             static_eval: evaluate(&self.pos),
@@ -534,6 +536,7 @@ impl Worker {
             }
             if value > best {
                 best = value;
+                best_move = mv;
                 if value > alpha {
                     alpha = value;
                     if value >= beta {
@@ -541,6 +544,25 @@ impl Worker {
                     }
                 }
             }
+        }
+        if !self.stopped && !best_move.is_none() {
+            // Keep the root in the table too, so `probe` and the next search find it.
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let key = self.pos.key();
+            tt.store(
+                key,
+                best_move,
+                value_to_tt(best, 0),
+                self.stack[0].static_eval,
+                depth,
+                bound,
+            );
         }
         best
     }

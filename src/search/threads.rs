@@ -203,10 +203,11 @@ impl SearchPool {
         self.shared = Arc::new(SharedState::new(count));
     }
 
-    /// Resizes the table (between searches only); it starts empty.
-    pub fn set_hash(&mut self, megabytes: usize) {
+    /// Resizes the table (between searches only); it starts empty. On failure the old size
+    /// stays and the error says why.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
         self.wait();
-        self.tt.write().resize(megabytes);
+        self.tt.write().resize(megabytes)
     }
 
     pub fn hash_megabytes(&self) -> usize {

@@ -83,24 +83,44 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MB (at least one bucket).
+    /// A table of about `megabytes` MB (at least one bucket). Falls back to smaller sizes if
+    /// the memory cannot be had.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let mut tt = TranspositionTable {
             buckets: Vec::new(),
             generation: AtomicU8::new(0),
         };
-        tt.resize(megabytes);
+        let mut mb = megabytes.max(1);
+        while tt.resize(mb).is_err() && mb > 1 {
+            mb /= 2;
+        }
         tt
     }
 
-    /// Reallocates to about `megabytes` MB, empty.
-    pub fn resize(&mut self, megabytes: usize) {
-        let count = (megabytes.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+    /// Reallocates to about `megabytes` MB, empty. If that much memory cannot be had, the
+    /// table keeps its old size (emptied) and the error says so.
+    pub fn resize(&mut self, megabytes: usize) -> Result<(), String> {
+        let count =
+            (megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
+        let old_count = self.buckets.len();
         self.buckets = Vec::new();
-        let mut buckets = Vec::with_capacity(count);
-        buckets.resize_with(count, Bucket::default);
+        let mut buckets: Vec<Bucket> = Vec::new();
+        let result = match buckets.try_reserve_exact(count) {
+            Ok(()) => {
+                buckets.resize_with(count, Bucket::default);
+                Ok(())
+            }
+            Err(_) => {
+                buckets.resize_with(old_count.max(1), Bucket::default);
+                Err(format!(
+                    "cannot allocate a {megabytes} MB hash table; keeping {} MB",
+                    old_count * std::mem::size_of::<Bucket>() / (1024 * 1024)
+                ))
+            }
+        };
         self.buckets = buckets;
         self.generation.store(0, Ordering::Relaxed);
+        result
     }
 
     /// Size in MB.

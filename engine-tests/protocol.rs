@@ -1,0 +1,607 @@
+//! The engine process, driven through the built binary exactly as a GUI drives it: full UCCI
+//! and UCI transcripts, every `go` form, pondering, bans, probes, draw offers, bad input,
+//! end of input, responsiveness during a search, and a long stream of random lines.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the engine");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("the engine reads its input");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Reads lines until one satisfies `done`; returns them all. Panics after `limit`.
+    fn until(&mut self, limit: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let stop = done(&line);
+                    seen.push(line);
+                    if stop {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("no answer in {limit:?}; got {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the engine exited; got {seen:#?}"),
+            }
+        }
+    }
+
+    fn expect(&mut self, prefix: &str) -> Vec<String> {
+        let p = prefix.to_string();
+        self.until(Duration::from_secs(30), move |l| l.starts_with(&p))
+    }
+
+    /// Nothing arrives for `wait`.
+    fn silent_for(&mut self, wait: Duration) -> Vec<String> {
+        let mut seen = Vec::new();
+        let deadline = Instant::now() + wait;
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.expect("readyok");
+    }
+
+    fn exits_within(mut self, limit: Duration) -> std::process::ExitStatus {
+        drop(self.stdin);
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            if Instant::now() > deadline {
+                let _ = self.child.kill();
+                panic!("the engine did not exit within {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+fn bestmove_of(lines: &[String]) -> String {
+    let last = lines.last().unwrap();
+    last.split_whitespace().nth(1).unwrap_or("").to_string()
+}
+
+fn legal_in(fen: Option<&str>, moves: &[&str], mv: &str) -> bool {
+    let mut pos = match fen {
+        Some(f) => chariot::Position::from_fen(f).unwrap(),
+        None => chariot::Position::startpos(),
+    };
+    for m in moves {
+        let m = pos.parse_move(m).unwrap();
+        pos.make_move(m);
+    }
+    pos.parse_move(mv).is_ok()
+}
+
+#[test]
+fn ucci_handshake_and_a_short_game() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.expect("ucciok");
+    assert!(hello.iter().any(|l| l.starts_with("id name Chariot")));
+    assert!(
+        hello
+            .iter()
+            .any(|l| l == "option usemillisec type check default true")
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option hashsize type spin"))
+    );
+    e.send("setoption hashsize 32");
+    e.send("setoption name Threads value 2");
+    e.send("setoption newgame");
+    e.ready();
+    let mut played: Vec<String> = Vec::new();
+    for _ in 0..4 {
+        let moves = played.join(" ");
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go time 60000 increment 1000 opptime 60000 oppincrement 1000");
+        let out = e.expect("bestmove");
+        let info = out
+            .iter()
+            .find(|l| l.starts_with("info depth"))
+            .expect("an info line");
+        for field in [" score ", " nodes ", " nps ", " time ", " pv "] {
+            assert!(info.contains(field), "{info}");
+        }
+        assert!(!info.contains(" cp "), "UCCI scores have no cp: {info}");
+        let mv = bestmove_of(&out);
+        let refs: Vec<&str> = played.iter().map(|s| s.as_str()).collect();
+        assert!(legal_in(None, &refs, &mv), "{mv} after {moves}");
+        played.push(mv);
+    }
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits_within(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn uci_dialect_speaks_like_pikafish() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.expect("uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Hash type spin default 16"))
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l == "option name UCI_Variant type combo default xiangqi var xiangqi")
+    );
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("setoption name MultiPV value 2");
+    e.send("ucinewgame");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    let out = e.expect("bestmove");
+    let info = out.iter().rev().find(|l| l.contains(" pv ")).unwrap();
+    assert!(
+        info.contains(" score cp ") && info.contains(" wdl "),
+        "{info}"
+    );
+    assert!(out.iter().any(|l| l.contains("multipv 2")), "{out:?}");
+    assert!(legal_in(None, &["h2e2", "h9g7"], &bestmove_of(&out)));
+    // Mated: UCI reports it Pikafish's way.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/3RK4 b - - 0 1");
+    e.send("go depth 5");
+    let out = e.expect("bestmove");
+    assert_eq!(
+        out[out.len() - 2..],
+        ["info depth 0 score mate 0", "bestmove (none)"]
+    );
+    // Two limits together: whichever comes first.
+    e.send("position startpos");
+    e.send("go movetime 200 depth 30");
+    e.expect("bestmove");
+    e.send("go movetime 5000 depth 3");
+    let out = e.expect("bestmove");
+    assert!(out.iter().any(|l| l.starts_with("info depth 3")), "{out:?}");
+    assert!(
+        !out.iter().any(|l| l.starts_with("info depth 4")),
+        "{out:?}"
+    );
+    e.send("quit");
+    assert!(e.exits_within(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn every_go_form_returns_a_legal_move() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("position startpos moves b0c2 b9c7");
+    let moves = ["b0c2", "b9c7"];
+    for go in [
+        "go depth 4",
+        "go nodes 5000",
+        "go time 3000 movestogo 10",
+        "go time 3000 increment 100",
+        "go wtime 3000 btime 3000",
+        "go movetime 100",
+        "go depth 20 movetime 150",
+        "go mate 2 depth 6",
+        "go searchmoves a0a1 i0i1 depth 3",
+        "go",
+    ] {
+        e.send(go);
+        if go == "go" {
+            // A bare go searches until told to stop.
+            let early = e.silent_for(Duration::from_millis(150));
+            assert!(
+                !early.iter().any(|l| l.starts_with("bestmove")),
+                "{early:?}"
+            );
+            e.send("stop");
+        }
+        let out = e.expect("bestmove");
+        let mv = bestmove_of(&out);
+        assert!(legal_in(None, &moves, &mv), "{go}: {mv}");
+        if go.contains("searchmoves") {
+            assert!(mv == "a0a1" || mv == "i0i1", "{mv}");
+        }
+    }
+    e.send("go depth 0");
+    let out = e.expect("nobestmove");
+    assert!(
+        out.iter().any(|l| l.starts_with("info depth 0 score ")),
+        "{out:?}"
+    );
+    e.send("go perft 2");
+    let out = e.expect("Nodes searched");
+    assert_eq!(out.last().unwrap(), "Nodes searched: 1510");
+    assert_eq!(
+        out.iter()
+            .filter(|l| l.contains(": ") && l.len() <= 12)
+            .count(),
+        39
+    );
+}
+
+#[test]
+fn ponder_then_ponderhit_or_stop() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("position startpos moves h2e2 h9g7");
+    e.send("go ponder time 2000 increment 0");
+    // Pondering never ends by itself, even with a short clock.
+    let early = e.silent_for(Duration::from_millis(400));
+    assert!(!early.iter().any(|l| l.contains("bestmove")), "{early:?}");
+    let hit = Instant::now();
+    e.send("ponderhit");
+    let out = e.expect("bestmove");
+    assert!(
+        hit.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        hit.elapsed()
+    );
+    assert!(legal_in(None, &["h2e2", "h9g7"], &bestmove_of(&out)));
+
+    e.send("go ponder depth 3");
+    let early = e.silent_for(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.contains("bestmove")), "{early:?}");
+    e.send("stop");
+    let out = e.expect("bestmove");
+    assert!(legal_in(None, &["h2e2", "h9g7"], &bestmove_of(&out)));
+    e.send("stop");
+    e.expect("nobestmove");
+}
+
+#[test]
+fn banmoves_probe_and_draw_offers() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("position startpos");
+    e.send("go depth 5");
+    let first = bestmove_of(&e.expect("bestmove"));
+    e.send(&format!("banmoves {first}"));
+    e.send("banmoves b0c2 nonsense");
+    e.expect("info string error: banmoves");
+    e.send("go depth 5");
+    let second = bestmove_of(&e.expect("bestmove"));
+    assert!(second != first && second != "b0c2", "{first} {second}");
+    // A new position clears the bans.
+    e.send("position startpos");
+    e.send("go depth 5");
+    assert_eq!(bestmove_of(&e.expect("bestmove")), first);
+    // The table knows the position just searched.
+    e.send("probe startpos");
+    let pop = e.expect("pophash");
+    assert!(pop.last().unwrap().contains("bestmove"), "{pop:?}");
+    e.send("probe fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    assert_eq!(e.expect("pophash").last().unwrap(), "pophash");
+    // Every legal move banned: no move.
+    e.send("position fen 3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");
+    e.send("banmoves e0e1 e0f0");
+    e.send("go depth 3");
+    e.expect("nobestmove");
+    // A draw offer in a lost position is accepted; in a won one it is not.
+    e.send("position fen 3k5/9/9/9/9/9/9/1r7/r8/4K4 w - - 0 1");
+    e.send("go draw depth 4");
+    let lost = e.expect("bestmove");
+    assert!(
+        lost.last().unwrap().ends_with(" draw") || lost.last().unwrap().ends_with(" resign"),
+        "{lost:?}"
+    );
+    e.send("position fen 4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1");
+    e.send("go draw depth 4");
+    let won = e.expect("bestmove");
+    assert!(!won.last().unwrap().contains("draw"), "{won:?}");
+}
+
+#[test]
+fn end_of_input_finishes_the_search_first() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"ucci\nposition startpos\ngo depth 7\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("bestmove "), "{text}");
+    assert!(text.contains("info depth 7 "), "{text}");
+
+    // An infinite search is stopped and answered.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"uci\nposition startpos\ngo infinite\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("bestmove ")
+    );
+}
+
+#[test]
+fn stays_responsive_during_a_deep_search() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        e.send("isready");
+        e.expect("readyok");
+        times.push(t.elapsed());
+    }
+    times.sort();
+    assert!(
+        times[2] < Duration::from_millis(50),
+        "isready round trips {times:?}"
+    );
+    let t = Instant::now();
+    e.send("stop");
+    e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(250),
+        "stop took {:?}",
+        t.elapsed()
+    );
+
+    // A small clock is respected.
+    e.send("go time 400 increment 0");
+    let t = Instant::now();
+    e.expect("bestmove");
+    assert!(
+        t.elapsed() < Duration::from_millis(400),
+        "go time 400 took {:?}",
+        t.elapsed()
+    );
+
+    // quit in the middle of a search exits promptly.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = Instant::now();
+    e.send("quit");
+    e.expect("bye");
+    assert!(e.exits_within(Duration::from_secs(2)).success());
+    assert!(t.elapsed() < Duration::from_secs(1));
+}
+
+#[test]
+fn bad_input_never_breaks_the_engine() {
+    let mut e = Engine::start();
+    // No handshake at all: commands still work.
+    e.send("position startpos moves h2e2");
+    e.send("go depth 3");
+    assert!(legal_in(
+        None,
+        &["h2e2"],
+        &bestmove_of(&e.expect("bestmove"))
+    ));
+    for garbage in [
+        "",
+        "   ",
+        "\u{1b}[A??",
+        "go depth -5",
+        "go depth",
+        "go nodes banana",
+        "go movetime 99999999999999999999999",
+        "position",
+        "position fen",
+        "position fen rnbakabnr/9/1c5c1 w",
+        "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+        "position startpos moves h2e2 h2e2",
+        "setoption",
+        "setoption name",
+        "setoption hashsize banana",
+        "setoption hashsize -1",
+        "setoption name Hash value 99999999999999999999",
+        "setoption threads 0",
+        "setoption name Skill Level value 3",
+        "setoption Repetition Rule asian",
+        "setoption name UCI_Variant value chess",
+        "banmoves",
+        "banmoves z9z9",
+        "probe",
+        "probe fen nonsense",
+        "ponderhit",
+        "stop",
+        "ucci",
+        "uci",
+        "ucci",
+        "promotion false",
+        "newgame",
+    ] {
+        e.send(garbage);
+        e.ready();
+    }
+    // The last good position (after h2e2 h2e2 stopped at the second move) is still there.
+    e.send("go depth 3");
+    let out = e.expect("bestmove");
+    assert!(legal_in(None, &["h2e2"], &bestmove_of(&out)), "{out:?}");
+    // Two go in a row: both are answered, in order.
+    e.send("go depth 4");
+    e.send("go depth 3");
+    e.expect("bestmove");
+    e.expect("bestmove");
+    // A whole game on one line.
+    let long = format!(
+        "position startpos moves {}",
+        "b0c2 b9c7 c2b0 c7b9 ".repeat(200)
+    );
+    e.send(&long);
+    e.send("go depth 2");
+    e.expect("bestmove");
+    e.send("quit");
+    assert!(e.exits_within(Duration::from_secs(5)).success());
+}
+
+#[test]
+fn thousands_of_random_lines() {
+    // A small deterministic generator, so a failure can be replayed.
+    let mut state = 0x2107_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let words = [
+        "ucci",
+        "uci",
+        "isready",
+        "setoption",
+        "name",
+        "value",
+        "hashsize",
+        "Hash",
+        "threads",
+        "multipv",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "banmoves",
+        "go",
+        "ponder",
+        "draw",
+        "depth",
+        "nodes",
+        "time",
+        "increment",
+        "movestogo",
+        "wtime",
+        "btime",
+        "movetime",
+        "infinite",
+        "mate",
+        "perft",
+        "searchmoves",
+        "ponderhit",
+        "stop",
+        "probe",
+        "h2e2",
+        "b0c2",
+        "h9g7",
+        "e0e1",
+        "a0a9",
+        "zz",
+        "-1",
+        "0",
+        "1",
+        "2",
+        "3",
+        "99999999999999999999",
+        "rnbakabnr/9",
+        "w",
+        "b",
+        "-",
+        "usemillisec",
+        "false",
+        "true",
+        "debug",
+        "ucinewgame",
+        "\t",
+        "é",
+        "\u{0}",
+    ];
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    for i in 0..4000 {
+        let len = (next() % 8) as usize;
+        let mut line: Vec<String> = (0..len)
+            .map(|_| words[(next() % words.len() as u64) as usize].to_string())
+            .collect();
+        if next() % 10 == 0 {
+            // Mutate: random bytes in the middle.
+            let junk: String = (0..(next() % 6))
+                .map(|_| char::from_u32((next() % 0x3000) as u32 + 1).unwrap_or('x'))
+                .collect();
+            line.insert(0, junk);
+        }
+        let text = line.join(" ");
+        // Keep searches short and never leave one running.
+        let text = text.replace("infinite", "depth 2");
+        e.send(&text);
+        e.send("stop");
+        if i % 200 == 0 {
+            e.send("setoption hashsize 8");
+            e.send("setoption threads 1");
+            e.send("setoption usemillisec true");
+            e.ready();
+        }
+    }
+    e.send("stop");
+    e.send("setoption threads 1");
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.expect("bestmove");
+    e.send("quit");
+    assert!(e.exits_within(Duration::from_secs(30)).success());
+}
