@@ -180,6 +180,9 @@ struct Frame {
     static_eval: Value,
     piece_to: PieceTo,
     mv: Move,
+    /// Set by the parent just before it searches this node: is the side to move in check?
+    /// (The parent learns it anyway when deciding on a check extension.)
+    known_check: Option<bool>,
 }
 
 /// LMR table: reductions in plies by depth and move number.
@@ -504,12 +507,13 @@ impl Worker {
             if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
                 reporter.current_move(depth, mv, i + 1);
             }
-            let gives_check = self.pos.gives_check(mv);
-            let extension = i32::from(gives_check);
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
             self.pos.make_move(mv);
             self.nodes += 1;
+            let gives_check = self.pos.in_check();
+            self.stack[1].known_check = Some(gives_check);
+            let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let value = if i == pv_index {
                 -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared)
@@ -613,7 +617,9 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.pos.in_check();
+        let in_check = self.stack[ply]
+            .known_check
+            .unwrap_or_else(|| self.pos.in_check());
         let game_ply = self.pos.game_ply();
         self.checks.truncate(game_ply);
         self.checks.push(in_check);
@@ -681,6 +687,7 @@ impl Worker {
                 self.stack[ply].piece_to = PieceTo::NONE;
                 self.pos.make_null_move();
                 self.nodes += 1;
+                self.stack[ply + 1].known_check = Some(false);
                 let value = -self.pvs(
                     false,
                     depth - 1 - reduction,
@@ -723,42 +730,40 @@ impl Worker {
         while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
             let is_capture = self.pos.piece_on(mv.to()).is_some();
-            let gives_check = self.pos.gives_check(mv);
             let piece_to = PieceTo::of(&self.pos, mv);
             let p = &self.params;
 
-            // 10. Shallow pruning of moves that are unlikely to matter.
+            // 10. Shallow pruning of moves that are unlikely to matter (never of checks; the
+            // check test comes last, as it costs the most).
             if !pv_node && !in_check && best_value > -MATE_BOUND && move_count > 1 {
-                if !is_capture && !gives_check {
-                    if depth <= p.lmp_depth
+                if !is_capture {
+                    let prunable = (depth <= p.lmp_depth
                         && move_count as i32
-                            > p.lmp_base + depth * depth / (2 - i32::from(improving))
-                    {
+                            > p.lmp_base + depth * depth / (2 - i32::from(improving)))
+                        || (depth <= p.fp_depth
+                            && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+                        || (depth <= 6 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
+                    if prunable && !self.pos.gives_check(mv) {
                         continue;
                     }
-                    if depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha
-                    {
-                        continue;
-                    }
-                    if depth <= 6 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth) {
-                        continue;
-                    }
-                } else if is_capture
-                    && depth <= 6
-                    && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
+                } else if depth <= 6 && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
                 {
                     continue;
                 }
             }
 
-            // 11. Extensions: checks, while the line is not already very long.
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
-            let new_depth = depth - 1 + extension;
-
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
             self.pos.make_move(mv);
             self.nodes += 1;
+            // Whether the move checks is learned after making it, and handed to the child so
+            // it is computed once.
+            let gives_check = self.pos.in_check();
+            self.stack[ply + 1].known_check = Some(gives_check);
+
+            // 11. Extensions: checks, while the line is not already very long.
+            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + extension;
 
             // 12. Late-move reductions, then the PVS re-searches.
             let value = if move_count == 1 {
@@ -876,7 +881,9 @@ impl Worker {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
-        let in_check = self.pos.in_check();
+        let in_check = self.stack[ply]
+            .known_check
+            .unwrap_or_else(|| self.pos.in_check());
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { evaluate(&self.pos) };
         }
@@ -928,6 +935,7 @@ impl Worker {
             }
             self.pos.make_move(mv);
             self.nodes += 1;
+            self.stack[ply + 1].known_check = None;
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
             self.pos.unmake_move();
             if self.stopped {

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Plays short games with Chariot through clients written by others, and checks each ends
+# normally:
+#   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black);
+#   2. XBoard in a virtual display, Chariot in UCCI mode behind the uci2wb adapter, against
+#      Debian's Sjaak II (a native XBoard engine that plays xiangqi), two games.
+# Installs what it needs (pip, apt-get); needs root for apt-get.
+#
+# Usage: scripts/client-check.sh [GAMES_FOR_XBOARD]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-2}
+cargo build --release --quiet
+engine="$PWD/target/release/chariot"
+
+echo "== cchess (UcciEngine + UciEngine) =="
+python3 -c "import cchess" 2>/dev/null || pip install --quiet cchess
+python3 scripts/client_check_cchess.py "$engine" 30
+
+echo "== XBoard + uci2wb against Sjaak II =="
+export PATH="$PATH:/usr/games"
+if ! command -v xboard >/dev/null || ! command -v uci2wb >/dev/null || ! command -v sjaakii >/dev/null || ! command -v xvfb-run >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xboard uci2wb sjaakii xvfb xauth >/dev/null
+fi
+work=$(mktemp -d)
+pgn="$work/games.pgn"
+xvfb-run -a xboard -variant xiangqi \
+  -fcp "$engine" -fd "$PWD" -fUCCI -uxiAdapter 'uci2wb -%variant "%fcp" "%fd"' \
+  -scp sjaakii -sd "$work" -mg "$games" -tc 0:20 -inc 0.1 -noGUI \
+  -saveGameFile "$pgn" >"$work/xboard.log" 2>&1 &
+xboard_pid=$!
+# XBoard does not always exit after a match: wait for the games in the PGN, then end it.
+for _ in $(seq 600); do
+  done_games=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$pgn" 2>/dev/null || true)
+  [ "${done_games:-0}" -ge "$games" ] && break
+  kill -0 "$xboard_pid" 2>/dev/null || break
+  sleep 1
+done
+pkill -P "$xboard_pid" 2>/dev/null || true
+kill "$xboard_pid" 2>/dev/null || true
+grep -E '^\[(White|Black|Result) ' "$pgn" || true
+grep -E '^\{.*\}' "$pgn" | grep -iE 'adjudication|mate|resign|wins|draw|repetition' || true
+grep 'final score' "$work/xboard.log" || true
+done_games=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$pgn" 2>/dev/null || true)
+if [ "${done_games:-0}" -lt "$games" ]; then
+  echo "XBoard finished only ${done_games:-0} of $games games; log in $work" >&2
+  exit 1
+fi
+if grep -qiE 'illegal|forfeit|crash|disconnect' "$pgn"; then
+  echo "a game ended abnormally; see $pgn" >&2
+  exit 1
+fi
+echo "client check passed"
