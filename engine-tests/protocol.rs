@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -34,14 +34,15 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
     fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("the engine reads its input");
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("input still open");
+        writeln!(stdin, "{line}").expect("the engine reads its input");
+        stdin.flush().unwrap();
     }
 
     /// Reads lines until one satisfies `done`; returns them all. Panics after `limit`.
@@ -88,7 +89,8 @@ impl Engine {
     }
 
     fn exits_within(mut self, limit: Duration) -> std::process::ExitStatus {
-        drop(self.stdin);
+        // Closing our end of the pipe is end of input for the engine.
+        drop(self.stdin.take());
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
@@ -100,6 +102,14 @@ impl Engine {
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+    }
+}
+
+impl Drop for Engine {
+    /// A failed test must not leave an engine searching forever.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

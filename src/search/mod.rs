@@ -929,9 +929,6 @@ impl Worker {
                 {
                     continue;
                 }
-                if !self.pos.see_ge(mv, 0) {
-                    continue;
-                }
             }
             self.pos.make_move(mv);
             self.nodes += 1;

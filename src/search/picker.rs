@@ -79,10 +79,13 @@ impl MovePicker {
         }
     }
 
-    /// A picker for quiescence: captures only (all evasions when in check).
+    /// A picker for quiescence: captures that do not lose material (all evasions in check).
     pub fn quiescence(pos: &Position, tt_move: Move, in_check: bool) -> MovePicker {
-        let tt_usable =
-            !tt_move.is_none() && pos.piece_on(tt_move.to()).is_some() && pos.is_legal(tt_move);
+        // Like every quiescence capture, the hash move must not lose material.
+        let tt_usable = !tt_move.is_none()
+            && pos.piece_on(tt_move.to()).is_some()
+            && pos.is_legal(tt_move)
+            && pos.see_ge(tt_move, 0);
         let mut picker = MovePicker::new(
             pos,
             Move::NONE,
@@ -172,11 +175,15 @@ impl MovePicker {
                         if pos.see_ge(mv, 0) {
                             return Some(mv);
                         }
-                        self.bad.push(mv);
+                        // Quiescence never searches losing captures; the main search does,
+                        // last.
+                        if !self.captures_only {
+                            self.bad.push(mv);
+                        }
                     }
                     None => {
                         self.stage = if self.captures_only {
-                            Stage::BadCaptures
+                            Stage::Done
                         } else {
                             Stage::GenerateQuiets
                         };
