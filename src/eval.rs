@@ -15,7 +15,7 @@
 //! NNUE will come later behind the same `evaluate` function.
 
 use crate::board::attacks::{chariot_attacks, file_mask, horse_attacks};
-use crate::core::{Color, PieceKind, SQUARES};
+use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
 /// A score in centipawns (or a mate score, see `search`).
@@ -123,40 +123,93 @@ fn has_attackers(pos: &Position, color: Color) -> bool {
     .any(|&k| pos.pieces(color, k).any())
 }
 
-/// Middlegame and endgame score of `color`'s pieces, from `color`'s point of view.
-fn side_terms(pos: &Position, color: Color) -> (Value, Value, i32) {
-    let (mut mg, mut eg, mut phase) = (0, 0, 0);
-    let occ = pos.occupancy();
-    let own = pos.color_pieces(color);
-    for kind in PieceKind::ALL {
-        for sq in pos.pieces(color, kind) {
-            let rel = if color == Color::Red {
-                sq
-            } else {
-                sq.flip_rank()
-            };
-            let (pmg, peg) = SQUARE_TABLE[kind.index()][rel.index()];
-            mg += MATERIAL_MG[kind.index()] + pmg;
-            eg += MATERIAL_EG[kind.index()] + peg;
-            phase += PHASE_WEIGHT[kind.index()];
-            let mobility = match kind {
-                PieceKind::Chariot => {
-                    (chariot_attacks(sq, occ) & !own).count() as Value * CHARIOT_MOBILITY
+/// The material and piece-square part of the evaluation, which a move changes only on its
+/// two points: the search keeps one per ply and updates it move by move instead of summing
+/// all pieces at every node (the way an NNUE accumulator will be kept later).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Accumulator {
+    /// Per color, from that color's point of view.
+    mg: [Value; 2],
+    eg: [Value; 2],
+    phase: i32,
+}
+
+/// Middlegame and endgame value of a piece on a point (material + square bonus).
+#[inline]
+fn placement(piece: Piece, sq: Square) -> (Value, Value) {
+    let rel = if piece.color() == Color::Red {
+        sq
+    } else {
+        sq.flip_rank()
+    };
+    let k = piece.kind().index();
+    let (pmg, peg) = SQUARE_TABLE[k][rel.index()];
+    (MATERIAL_MG[k] + pmg, MATERIAL_EG[k] + peg)
+}
+
+impl Accumulator {
+    /// Sums every piece of `pos`.
+    pub fn new(pos: &Position) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                for sq in pos.pieces(color, kind) {
+                    acc.add(Piece::new(color, kind), sq);
                 }
-                PieceKind::Horse => {
-                    (horse_attacks(sq, occ.normal) & !own).count() as Value * HORSE_MOBILITY
-                        - 2 * HORSE_MOBILITY
-                }
-                PieceKind::Cannon => {
-                    (chariot_attacks(sq, occ) & !pos.occupied()).count() as Value * CANNON_MOBILITY
-                }
-                _ => 0,
-            };
-            mg += mobility;
-            eg += mobility;
+            }
         }
+        acc
     }
-    (mg, eg, phase)
+
+    #[inline]
+    fn add(&mut self, piece: Piece, sq: Square) {
+        let (mg, eg) = placement(piece, sq);
+        let c = piece.color().index();
+        self.mg[c] += mg;
+        self.eg[c] += eg;
+        self.phase += PHASE_WEIGHT[piece.kind().index()];
+    }
+
+    #[inline]
+    fn remove(&mut self, piece: Piece, sq: Square) {
+        let (mg, eg) = placement(piece, sq);
+        let c = piece.color().index();
+        self.mg[c] -= mg;
+        self.eg[c] -= eg;
+        self.phase -= PHASE_WEIGHT[piece.kind().index()];
+    }
+
+    /// The accumulator after `mv` is played in `pos` (call before making the move).
+    #[inline]
+    pub fn after(&self, pos: &Position, mv: Move) -> Accumulator {
+        let mut next = *self;
+        if let Some(moved) = pos.piece_on(mv.from()) {
+            next.remove(moved, mv.from());
+            next.add(moved, mv.to());
+        }
+        if let Some(victim) = pos.piece_on(mv.to()) {
+            next.remove(victim, mv.to());
+        }
+        next
+    }
+}
+
+/// Mobility of `color`'s chariots, horses and cannons.
+fn mobility(pos: &Position, color: Color) -> Value {
+    let occ = pos.occupancy();
+    let not_own = !pos.color_pieces(color);
+    let empty = !pos.occupied();
+    let mut total = 0;
+    for sq in pos.pieces(color, PieceKind::Chariot) {
+        total += (chariot_attacks(sq, occ) & not_own).count() as Value * CHARIOT_MOBILITY;
+    }
+    for sq in pos.pieces(color, PieceKind::Horse) {
+        total += ((horse_attacks(sq, occ.normal) & not_own).count() as Value - 2) * HORSE_MOBILITY;
+    }
+    for sq in pos.pieces(color, PieceKind::Cannon) {
+        total += (chariot_attacks(sq, occ) & empty).count() as Value * CANNON_MOBILITY;
+    }
+    total
 }
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
@@ -210,11 +263,19 @@ fn win_scale(pos: &Position, strong: Color) -> i32 {
 
 /// The static evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> Value {
-    let (rmg, reg, rphase) = side_terms(pos, Color::Red);
-    let (bmg, beg, bphase) = side_terms(pos, Color::Black);
-    let phase = (rphase + bphase).min(PHASE_MAX);
-    let mg = rmg - bmg - king_danger(pos, Color::Red) + king_danger(pos, Color::Black);
-    let eg = reg - beg;
+    evaluate_with(pos, &Accumulator::new(pos))
+}
+
+/// The static evaluation, with the material and square part taken from `acc` (which must
+/// describe `pos`).
+pub fn evaluate_with(pos: &Position, acc: &Accumulator) -> Value {
+    debug_assert_eq!(*acc, Accumulator::new(pos));
+    let (red, black) = (Color::Red.index(), Color::Black.index());
+    let phase = acc.phase.min(PHASE_MAX);
+    let mobility = mobility(pos, Color::Red) - mobility(pos, Color::Black);
+    let mg = acc.mg[red] - acc.mg[black] + mobility - king_danger(pos, Color::Red)
+        + king_danger(pos, Color::Black);
+    let eg = acc.eg[red] - acc.eg[black] + mobility;
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     let strong = if score > 0 { Color::Red } else { Color::Black };
     score = score * win_scale(pos, strong) / 16;
@@ -280,6 +341,19 @@ mod tests {
         ];
         for fen in fens {
             assert_eq!(eval(fen), eval(&color_flip(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_accumulator_follows_moves() {
+        let mut pos = Position::startpos();
+        let mut acc = Accumulator::new(&pos);
+        for text in ["h2e2", "h9g7", "e2e6", "g7e6", "b0c2"] {
+            let mv = pos.parse_move(text).unwrap();
+            acc = acc.after(&pos, mv);
+            pos.make_move(mv);
+            assert_eq!(acc, Accumulator::new(&pos), "after {text}");
+            assert_eq!(evaluate_with(&pos, &acc), evaluate(&pos));
         }
     }
 

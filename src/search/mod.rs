@@ -13,7 +13,7 @@ pub mod timeman;
 pub mod tt;
 
 use crate::core::{Color, Move, PieceKind};
-use crate::eval::{Value, evaluate};
+use crate::eval::{Accumulator, Value, evaluate_with};
 use crate::position::Position;
 use history::{Histories, PieceTo};
 use params::SearchParams;
@@ -214,6 +214,8 @@ pub struct Worker {
     params: SearchParams,
     reductions: Reductions,
     stack: Vec<Frame>,
+    /// Material and square sums per ply, updated move by move (`eval::Accumulator`).
+    accs: Vec<Accumulator>,
     /// Whether the side to move was in check, for every game ply up to the current node.
     checks: Vec<bool>,
     pv: Vec<Vec<Move>>,
@@ -236,6 +238,7 @@ impl Worker {
             reductions: Reductions::new(&params),
             params,
             stack: vec![Frame::default(); MAX_PLY + 4],
+            accs: vec![Accumulator::default(); MAX_PLY + 4],
             checks: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves: Vec::new(),
@@ -265,6 +268,7 @@ impl Worker {
     /// Prepares a search of `pos`: the root move list and the check history.
     fn setup(&mut self, pos: &Position, limits: &Limits) {
         self.pos = pos.clone();
+        self.accs[0] = Accumulator::new(pos);
         self.limits = limits.clone();
         self.nodes = 0;
         self.stopped = false;
@@ -497,7 +501,7 @@ impl Worker {
         let original_alpha = alpha;
         let in_check = self.pos.in_check();
         self.stack[0] = Frame {
-            static_eval: evaluate(&self.pos),
+            static_eval: evaluate_with(&self.pos, &self.accs[0]),
             ..Frame::default()
         };
         self.checks.truncate(self.pos.game_ply());
@@ -509,6 +513,7 @@ impl Worker {
             }
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
+            self.accs[1] = self.accs[0].after(&self.pos, mv);
             self.pos.make_move(mv);
             self.nodes += 1;
             let gives_check = self.pos.in_check();
@@ -632,7 +637,11 @@ impl Worker {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check {
+                0
+            } else {
+                evaluate_with(&self.pos, &self.accs[ply])
+            };
         }
 
         // 3. Mate distance pruning: no line from here can beat a mate already found.
@@ -662,7 +671,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+            entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -685,6 +694,7 @@ impl Worker {
                 let reduction = p.nmp_base + depth / p.nmp_divisor;
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece_to = PieceTo::NONE;
+                self.accs[ply + 1] = self.accs[ply];
                 self.pos.make_null_move();
                 self.nodes += 1;
                 self.stack[ply + 1].known_check = Some(false);
@@ -754,6 +764,7 @@ impl Worker {
 
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
+            self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
             self.pos.make_move(mv);
             self.nodes += 1;
             // Whether the move checks is learned after making it, and handed to the child so
@@ -885,7 +896,11 @@ impl Worker {
             .known_check
             .unwrap_or_else(|| self.pos.in_check());
         if ply >= MAX_PLY - 2 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check {
+                0
+            } else {
+                evaluate_with(&self.pos, &self.accs[ply])
+            };
         }
         let key = self.pos.key();
         let entry = tt.probe(key);
@@ -905,7 +920,7 @@ impl Worker {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate(&self.pos), |e| e.eval)
+            entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -930,6 +945,7 @@ impl Worker {
                     continue;
                 }
             }
+            self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
             self.pos.make_move(mv);
             self.nodes += 1;
             self.stack[ply + 1].known_check = None;
