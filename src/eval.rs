@@ -217,14 +217,14 @@ fn king_danger(pos: &Position, color: Color) -> Value {
     let them = color.opponent();
     let enemy_chariots = pos.pieces(them, PieceKind::Chariot);
     let enemy_cannons = pos.pieces(them, PieceKind::Cannon);
-    let attackers = enemy_chariots.count() * 2
-        + pos.pieces(them, PieceKind::Horse).count()
-        + enemy_cannons.count();
+    let attackers = pos.count(them, PieceKind::Chariot) * 2
+        + pos.count(them, PieceKind::Horse)
+        + pos.count(them, PieceKind::Cannon);
     let mut danger = 0;
     if attackers > 0 {
         let weight = attackers.min(6) as Value;
-        let missing_advisors = 2 - pos.pieces(color, PieceKind::Advisor).count().min(2);
-        let missing_elephants = 2 - pos.pieces(color, PieceKind::Elephant).count().min(2);
+        let missing_advisors = 2 - pos.count(color, PieceKind::Advisor).min(2);
+        let missing_elephants = 2 - pos.count(color, PieceKind::Elephant).min(2);
         danger += (missing_advisors as Value * MISSING_ADVISOR
             + missing_elephants as Value * MISSING_ELEPHANT)
             * weight
@@ -248,14 +248,14 @@ fn win_scale(pos: &Position, strong: Color) -> i32 {
     if !has_attackers(pos, strong) {
         return 0;
     }
-    let crossing = pos.pieces(strong, PieceKind::Chariot).count()
-        + pos.pieces(strong, PieceKind::Horse).count()
-        + pos.pieces(strong, PieceKind::Cannon).count();
+    let crossing = pos.count(strong, PieceKind::Chariot)
+        + pos.count(strong, PieceKind::Horse)
+        + pos.count(strong, PieceKind::Cannon);
     let pawns_crossed = pos
         .pieces(strong, PieceKind::Pawn)
         .filter(|&sq| !strong.own_half(sq))
         .count();
-    if crossing == 0 && pawns_crossed == 0 && pos.pieces(strong, PieceKind::Pawn).count() <= 1 {
+    if crossing == 0 && pawns_crossed == 0 && pos.count(strong, PieceKind::Pawn) <= 1 {
         return 4;
     }
     16

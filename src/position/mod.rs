@@ -34,6 +34,8 @@ struct Undo {
 pub struct Position {
     mailbox: [Option<Piece>; SQUARES],
     pieces: [Bitboard; 14],
+    /// How many of each piece are on the board (cheaper than a popcount on every query).
+    counts: [u8; 14],
     colors: [Bitboard; 2],
     occupancy: Occupancy,
     side: Color,
@@ -71,6 +73,7 @@ impl Position {
         Position {
             mailbox: [None; SQUARES],
             pieces: [Bitboard::EMPTY; 14],
+            counts: [0; 14],
             colors: [Bitboard::EMPTY; 2],
             occupancy: Occupancy::default(),
             side: Color::Red,
@@ -91,6 +94,7 @@ impl Position {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
         self.pieces[piece.index()] = self.pieces[piece.index()].with(sq);
+        self.counts[piece.index()] += 1;
         self.colors[piece.color().index()] = self.colors[piece.color().index()].with(sq);
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
@@ -101,6 +105,7 @@ impl Position {
         debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
         self.mailbox[sq.index()] = None;
         self.pieces[piece.index()] = self.pieces[piece.index()].without(sq);
+        self.counts[piece.index()] -= 1;
         self.colors[piece.color().index()] = self.colors[piece.color().index()].without(sq);
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
@@ -126,6 +131,12 @@ impl Position {
     #[inline]
     pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
         self.pieces[Piece::new(color, kind).index()]
+    }
+
+    /// How many `kind` pieces `color` has.
+    #[inline]
+    pub fn count(&self, color: Color, kind: PieceKind) -> u32 {
+        self.counts[Piece::new(color, kind).index()] as u32
     }
 
     /// Points holding any piece of `color`.
@@ -400,6 +411,9 @@ impl Position {
         }
         if pieces != self.pieces {
             return Err("piece bitboards disagree with the mailbox".into());
+        }
+        if (0..14).any(|i| pieces[i].count() != self.counts[i] as u32) {
+            return Err("piece counts disagree with the mailbox".into());
         }
         if colors != self.colors {
             return Err("color bitboards disagree with the mailbox".into());

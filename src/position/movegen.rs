@@ -44,6 +44,12 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// Empties the list (without touching its storage).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.len
@@ -98,7 +104,7 @@ pub enum GenKind {
 /// Where the legality shortcut does not hold for the side to move: moves of `pinned` pieces,
 /// moves onto `to_sensitive`, all king moves and every move in check need the full test.
 #[derive(Clone, Copy)]
-struct KingZone {
+pub struct KingZone {
     king: Square,
     in_check: bool,
     /// Own pieces whose leaving could open an attack on the king: the only piece between the
@@ -112,10 +118,15 @@ struct KingZone {
 
 impl Position {
     fn king_zone(&self) -> KingZone {
+        self.king_zone_knowing(self.in_check())
+    }
+
+    /// The legality data of this position, when the caller already knows whether the side to
+    /// move is in check; pass it to `generate_in` for each generation at this node.
+    pub fn king_zone_knowing(&self, in_check: bool) -> KingZone {
         let us = self.side;
         let them = us.opponent();
         let king = self.king_square(us);
-        let in_check = self.in_check();
         let mut zone = KingZone {
             king,
             in_check,
@@ -228,9 +239,14 @@ impl Position {
 
     /// Generates the legal moves of the requested kind.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
-        let zone = self.king_zone();
+        self.generate_in(kind, &self.king_zone(), list);
+    }
+
+    /// Generates the legal moves of the requested kind with legality data computed once for
+    /// the node (see `king_zone_knowing`).
+    pub fn generate_in(&self, kind: GenKind, zone: &KingZone, list: &mut MoveList) {
         self.for_each_pseudo(kind, |from, targets| {
-            self.push_legal(&zone, from, targets, list)
+            self.push_legal(zone, from, targets, list)
         });
     }
 

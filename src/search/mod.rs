@@ -595,9 +595,9 @@ impl Worker {
     /// left to it: there zugzwang is real, and having no move at all loses.
     fn null_move_allowed(&self) -> bool {
         let us = self.pos.side_to_move();
-        let big = self.pos.pieces(us, PieceKind::Chariot).count() * 2
-            + self.pos.pieces(us, PieceKind::Horse).count()
-            + self.pos.pieces(us, PieceKind::Cannon).count();
+        let big = self.pos.count(us, PieceKind::Chariot) * 2
+            + self.pos.count(us, PieceKind::Horse)
+            + self.pos.count(us, PieceKind::Cannon);
         big >= 2
     }
 

@@ -11,7 +11,7 @@ use crate::core::Move;
 use crate::eval::piece_value;
 use crate::position::MoveList;
 use crate::position::Position;
-use crate::position::movegen::{GenKind, MAX_MOVES};
+use crate::position::movegen::{GenKind, KingZone, MAX_MOVES};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -38,6 +38,9 @@ pub struct MovePicker {
     counter: Move,
     prev: PieceTo,
     captures_only: bool,
+    in_check: bool,
+    /// Legality data, computed at the first generation and shared by the later ones.
+    zone: Option<KingZone>,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
@@ -71,6 +74,8 @@ impl MovePicker {
             counter,
             prev,
             captures_only: false,
+            in_check,
+            zone: None,
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
             next: 0,
@@ -102,6 +107,14 @@ impl MovePicker {
             picker.tt_move = tt_move;
         }
         picker
+    }
+
+    fn generate(&mut self, pos: &Position, kind: GenKind) {
+        let in_check = self.in_check;
+        let zone = *self
+            .zone
+            .get_or_insert_with(|| pos.king_zone_knowing(in_check));
+        pos.generate_in(kind, &zone, &mut self.moves);
     }
 
     fn capture_score(pos: &Position, mv: Move) -> i32 {
@@ -162,7 +175,7 @@ impl MovePicker {
                     return Some(self.tt_move);
                 }
                 Stage::GenerateCaptures => {
-                    pos.generate(GenKind::Captures, &mut self.moves);
+                    self.generate(pos, GenKind::Captures);
                     for i in 0..self.moves.len() {
                         self.scores[i] = Self::capture_score(pos, self.moves[i]);
                     }
@@ -190,8 +203,8 @@ impl MovePicker {
                     }
                 },
                 Stage::GenerateQuiets => {
-                    self.moves = MoveList::new();
-                    pos.generate(GenKind::Quiets, &mut self.moves);
+                    self.moves.clear();
+                    self.generate(pos, GenKind::Quiets);
                     let side = pos.side_to_move().index();
                     for i in 0..self.moves.len() {
                         let mv = self.moves[i];
@@ -222,7 +235,7 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    pos.generate(GenKind::All, &mut self.moves);
+                    self.generate(pos, GenKind::All);
                     let side = pos.side_to_move().index();
                     for i in 0..self.moves.len() {
                         let mv = self.moves[i];

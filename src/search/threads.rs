@@ -92,8 +92,10 @@ fn outcome_of(worker: &Worker) -> ThreadOutcome {
 /// Picks among the threads' answers: each thread votes for its move with a weight growing
 /// with its depth and its score; a proven mate wins outright.
 fn vote(main: &ThreadOutcome, helpers: &[ThreadOutcome]) -> ThreadOutcome {
+    // Only threads that got at least as deep as the main thread have a say: a helper stopped
+    // early in a shallower iteration knows less.
     let all: Vec<&ThreadOutcome> = std::iter::once(main)
-        .chain(helpers)
+        .chain(helpers.iter().filter(|o| o.depth >= main.depth))
         .filter(|o| o.best.is_some() && o.depth > 0)
         .collect();
     if all.len() <= 1 {
