@@ -27,6 +27,9 @@ pub struct BenchArgs {
     /// Also print each position's node count and move.
     #[arg(long, short)]
     pub verbose: bool,
+    /// Search threads (the signature is defined for 1; more threads measure time to depth).
+    #[arg(long, short, default_value_t = 1)]
+    pub threads: usize,
 }
 
 #[derive(Args, Debug)]

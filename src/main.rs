@@ -78,13 +78,20 @@ fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
             args.depth
         ));
     }
-    let report = bench::run(args.depth);
+    let report = bench::run_threads(args.depth, args.threads.clamp(1, 256));
     if args.verbose {
         for (i, (nodes, best)) in report.per_position.iter().enumerate() {
             println!("position {:>2}: {nodes:>10} nodes  bestmove {best}", i + 1);
         }
     }
     println!("{} nodes {} nps", report.nodes, report.nps());
+    if args.threads > 1 || args.verbose {
+        println!(
+            "time {} ms, {} threads",
+            report.elapsed.as_millis(),
+            args.threads.max(1)
+        );
+    }
     Ok(())
 }
 

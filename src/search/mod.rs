@@ -364,7 +364,7 @@ impl Worker {
         let mut previous_value = 0;
         for depth in 1..=max_depth {
             // Lazy SMP: helpers skip some depths so the threads spread over several.
-            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 {
+            if self.id > 0 && depth > 1 && depth < max_depth && (depth + self.id as i32) % 3 == 0 {
                 continue;
             }
             self.root_depth = depth;
@@ -421,6 +421,12 @@ impl Worker {
             }
             self.completed_depth = depth;
             if self.id != 0 {
+                // A helper that completes the requested depth ends a depth-limited search for
+                // everyone: the answer is there, whichever thread found it.
+                if limits.depth == Some(depth) && !limits.infinite {
+                    shared.stop.store(true, Ordering::Relaxed);
+                    break;
+                }
                 continue;
             }
             // Main thread: is it time to stop?

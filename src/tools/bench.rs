@@ -61,6 +61,38 @@ impl BenchReport {
     }
 }
 
+/// Searches every bench position to `depth` on `threads` threads (a fresh table and fresh
+/// histories per position). With one thread the node count is the deterministic signature;
+/// with more it varies from run to run, and the time to depth is what counts.
+pub fn run_threads(depth: i32, threads: usize) -> BenchReport {
+    if threads <= 1 {
+        return run(depth);
+    }
+    let mut pool = crate::search::threads::SearchPool::new(threads, 16);
+    let start = Instant::now();
+    let mut per_position = Vec::new();
+    let mut nodes = 0;
+    for fen in POSITIONS {
+        let pos = Position::from_fen(fen).expect("bench positions are valid");
+        pool.clear();
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = pool.search_sync(&pos, limits, std::sync::Arc::new(crate::search::Silent));
+        nodes += result.nodes;
+        let best = result
+            .best
+            .map_or_else(|| "(none)".to_string(), |m| m.to_string());
+        per_position.push((result.nodes, best));
+    }
+    BenchReport {
+        nodes,
+        elapsed: start.elapsed(),
+        per_position,
+    }
+}
+
 /// Searches every bench position to `depth`.
 pub fn run(depth: i32) -> BenchReport {
     let start = Instant::now();
