@@ -406,7 +406,7 @@ impl Worker {
                     if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
                         self.report(pv_index, depth, bound, tt, shared, reporter);
                     }
-                    window += window / 2 + 5;
+                    window += window / 2 + self.params.aspiration_growth;
                 }
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.value));
                 if self.id == 0 && !(self.stopped && depth > 1) {
@@ -445,10 +445,15 @@ impl Worker {
             if let Some(budget) = limits.time
                 && !shared.ponder.load(Ordering::Relaxed)
             {
-                let instability = 1.0 + 1.5 * best_changes;
-                let falling =
-                    (1.0 + (previous_value - value).clamp(0, 100) as f64 / 150.0).clamp(1.0, 1.7);
-                let single = if self.root_moves.len() == 1 { 0.3 } else { 1.0 };
+                let instability = 1.0 + self.params.tm_instability * best_changes;
+                let falling = (1.0
+                    + (previous_value - value).clamp(0, 100) as f64 / self.params.tm_drop_scale)
+                    .clamp(1.0, self.params.tm_drop_max);
+                let single = if self.root_moves.len() == 1 {
+                    self.params.tm_single_move
+                } else {
+                    1.0
+                };
                 let target = budget.soft.as_secs_f64() * instability * falling * single;
                 if shared.elapsed().as_secs_f64() >= target.min(budget.hard.as_secs_f64()) {
                     break;
@@ -758,11 +763,13 @@ impl Worker {
                             > p.lmp_base + depth * depth / (2 - i32::from(improving)))
                         || (depth <= p.fp_depth
                             && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
-                        || (depth <= 6 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
+                        || (depth <= p.see_prune_depth
+                            && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
                     if prunable && !self.pos.gives_check(mv) {
                         continue;
                     }
-                } else if depth <= 6 && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
+                } else if depth <= p.see_prune_depth
+                    && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
                 {
                     continue;
                 }
@@ -779,7 +786,9 @@ impl Worker {
             self.stack[ply + 1].known_check = Some(gives_check);
 
             // 11. Extensions: checks, while the line is not already very long.
-            let extension = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let extension = i32::from(
+                gives_check && ply < self.params.check_extension_reach * self.root_depth as usize,
+            );
             let new_depth = depth - 1 + extension;
 
             // 12. Late-move reductions, then the PVS re-searches.
@@ -787,7 +796,11 @@ impl Worker {
                 -self.pvs(pv_node, new_depth, -beta, -alpha, ply + 1, tt, shared)
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && move_count > 2 + usize::from(pv_node) && !is_capture && !in_check {
+                if depth >= self.params.lmr_depth
+                    && move_count > self.params.lmr_first_moves + usize::from(pv_node)
+                    && !is_capture
+                    && !in_check
+                {
                     reduction = self.reductions.get(depth, move_count);
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
@@ -796,7 +809,7 @@ impl Worker {
                         reduction -= 1;
                     }
                     let history = self.histories.quiet_score(side, mv, prev, piece_to);
-                    reduction -= history / 8192;
+                    reduction -= history / self.params.lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 let mut v = -self.pvs(

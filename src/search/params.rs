@@ -3,8 +3,10 @@
 /// Search parameters. `SearchParams::default()` is what the engine plays with.
 #[derive(Clone, Debug)]
 pub struct SearchParams {
-    /// Half-width of the first aspiration window, in centipawns.
+    /// Half-width of the first aspiration window, in centipawns, and what a failed window
+    /// grows by (besides half of itself).
     pub aspiration_window: i32,
+    pub aspiration_growth: i32,
     /// Reverse futility: the largest depth, and the margin per ply.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
@@ -19,10 +21,16 @@ pub struct SearchParams {
     /// Late-move pruning: quiet moves searched at depth d are at most `lmp_base + d * d`.
     pub lmp_depth: i32,
     pub lmp_base: i32,
-    /// Late-move reductions: `base + ln(depth) * ln(moves) / divisor`, in hundredths.
+    /// Late-move reductions: `base + ln(depth) * ln(moves) / divisor` plies, from this depth
+    /// on, after this many moves (one more at PV nodes); history adjusts by one ply per
+    /// `lmr_history_divisor`.
     pub lmr_base: f64,
     pub lmr_divisor: f64,
-    /// SEE pruning of captures at low depth: the margin per ply squared.
+    pub lmr_depth: i32,
+    pub lmr_first_moves: usize,
+    pub lmr_history_divisor: i32,
+    /// SEE pruning up to this depth; for captures the margin per ply squared.
+    pub see_prune_depth: i32,
     pub see_capture_margin: i32,
     /// SEE pruning of quiet moves: the margin per ply.
     pub see_quiet_margin: i32,
@@ -32,12 +40,22 @@ pub struct SearchParams {
     pub iir_depth: i32,
     /// History bonus cap (depth² is capped here).
     pub history_max_bonus: i32,
+    /// Checks are extended while the line is shorter than this many times the root depth.
+    pub check_extension_reach: usize,
+    /// Time management: extra time per recent best-move change, the score drop (cp) that
+    /// earns one more soft limit and the most it can earn, and the share of the soft limit
+    /// used when only one move is legal.
+    pub tm_instability: f64,
+    pub tm_drop_scale: f64,
+    pub tm_drop_max: f64,
+    pub tm_single_move: f64,
 }
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
         SearchParams {
             aspiration_window: 25,
+            aspiration_growth: 5,
             rfp_depth: 7,
             rfp_margin: 90,
             nmp_depth: 3,
@@ -50,11 +68,20 @@ impl Default for SearchParams {
             lmp_base: 3,
             lmr_base: 0.75,
             lmr_divisor: 2.25,
+            lmr_depth: 3,
+            lmr_first_moves: 2,
+            lmr_history_divisor: 8192,
+            see_prune_depth: 6,
             see_capture_margin: 25,
             see_quiet_margin: 60,
             delta_margin: 200,
             iir_depth: 4,
             history_max_bonus: 1600,
+            check_extension_reach: 2,
+            tm_instability: 1.5,
+            tm_drop_scale: 150.0,
+            tm_drop_max: 1.7,
+            tm_single_move: 0.3,
         }
     }
 }

@@ -157,7 +157,8 @@ fn run_job(worker: &mut Worker, job: &Job) {
         .collect();
     let mut result = result_of(worker, &job.shared);
     let chosen = vote(&outcome_of(worker), &helpers);
-    if chosen.best.is_some() && chosen.best != result.best {
+    // The chosen thread's line (its move, or the same move seen deeper) is the answer.
+    if chosen.best.is_some() && (chosen.best != result.best || chosen.depth > result.depth) {
         result.best = chosen.best;
         result.ponder = chosen.pv.get(1).copied();
         result.value = chosen.value;
