@@ -57,6 +57,19 @@ struct KingAttackers {
     pawns: u128,
 }
 
+/// The opponent's king and the points that matter for checking it (see `check_info`).
+#[derive(Clone, Copy, Debug)]
+pub struct CheckInfo {
+    king: Square,
+    /// The king's rank and file.
+    lines: Bitboard,
+    /// Its lines and the horse legs toward it.
+    near: Bitboard,
+    /// Where a horse or a pawn of the side to move would give check.
+    horse_checks: Bitboard,
+    pawn_checks: Bitboard,
+}
+
 /// Why a move given as text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
@@ -250,22 +263,41 @@ impl Position {
 
     /// Does the legal move `mv` give check to the opponent?
     pub fn gives_check(&self, mv: Move) -> bool {
+        self.gives_check_with(&self.check_info(), mv)
+    }
+
+    /// What `gives_check_with` needs about the opponent's king, computed once per node when
+    /// many moves are asked about.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let king = self.king_square(us.opponent());
+        let lines = rank_mask(king) | file_mask(king);
+        CheckInfo {
+            king,
+            lines,
+            near: lines | diagonal_neighbours(king),
+            horse_checks: horse_attackers(king, self.occupancy.normal),
+            pawn_checks: PAWN_ATTACKERS[us.index()][king.index()],
+        }
+    }
+
+    /// `gives_check` with the king's data precomputed by `check_info` for this position.
+    #[inline]
+    pub fn gives_check_with(&self, info: &CheckInfo, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let Some(moved) = self.mailbox[from.index()] else {
             return false;
         };
-        let us = self.side;
-        let king = self.king_square(us.opponent());
-        let lines = rank_mask(king) | file_mask(king);
-        if !(lines | diagonal_neighbours(king)).contains(from) && !lines.contains(to) {
+        if !info.near.contains(from) && !info.lines.contains(to) {
             // Nothing between the king and its attackers changes: only the moved piece itself
             // can check, and off the king's lines only a horse or a pawn can.
             return match moved.kind() {
-                PieceKind::Horse => horse_attackers(king, self.occupancy.normal).contains(to),
-                PieceKind::Pawn => PAWN_ATTACKERS[us.index()][king.index()].contains(to),
+                PieceKind::Horse => info.horse_checks.contains(to),
+                PieceKind::Pawn => info.pawn_checks.contains(to),
                 _ => false,
             };
         }
+        let us = self.side;
         let mut attackers = self.king_attackers(us, 0);
         let step = 1u128 << from.index() | 1u128 << to.index();
         match moved.kind() {
@@ -276,7 +308,7 @@ impl Position {
             PieceKind::Advisor | PieceKind::Elephant => {}
         }
         let occ = self.occupancy.after_move(from, to);
-        Self::king_in_danger(king, us, occ, attackers)
+        Self::king_in_danger(info.king, us, occ, attackers)
     }
 
     /// Points from which `by`'s pieces attack `sq` (real attacks: the king only by its steps,

@@ -40,6 +40,18 @@ impl Position {
     /// what each side has gained; then walks the list back, letting each side stop capturing
     /// where that is better for it.
     pub fn see_ge(&self, mv: Move, threshold: Value) -> bool {
+        // The exchange is worth at most the victim, and at least the victim minus the
+        // capturer (the mover can always stop after one recapture): often that decides it.
+        let victim = self.piece_on(mv.to()).map_or(0, |p| piece_value(p.kind()));
+        if victim < threshold {
+            return false;
+        }
+        let attacker = self
+            .piece_on(mv.from())
+            .map_or(0, |p| piece_value(p.kind()));
+        if victim - attacker >= threshold {
+            return true;
+        }
         self.see(mv) >= threshold
     }
 

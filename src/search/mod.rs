@@ -748,6 +748,8 @@ impl Worker {
         let mut best_move = Move::NONE;
         let mut move_count = 0;
         let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::new();
+        // The opponent king's data for check tests, made when first needed.
+        let mut check_info = None;
         while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
             let is_capture = self.pos.piece_on(mv.to()).is_some();
@@ -765,7 +767,12 @@ impl Worker {
                             && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
                         || (depth <= p.see_prune_depth
                             && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
-                    if prunable && !self.pos.gives_check(mv) {
+                    if prunable
+                        && !self.pos.gives_check_with(
+                            check_info.get_or_insert_with(|| self.pos.check_info()),
+                            mv,
+                        )
+                    {
                         continue;
                     }
                 } else if depth <= p.see_prune_depth
@@ -948,6 +955,7 @@ impl Worker {
         let original_alpha = alpha;
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
         let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check);
+        let mut check_info = None;
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -959,7 +967,11 @@ impl Worker {
                     .pos
                     .piece_on(mv.to())
                     .map_or(0, |p| crate::eval::piece_value(p.kind()));
-                if stand_pat + gain + self.params.delta_margin <= alpha && !self.pos.gives_check(mv)
+                if stand_pat + gain + self.params.delta_margin <= alpha
+                    && !self.pos.gives_check_with(
+                        check_info.get_or_insert_with(|| self.pos.check_info()),
+                        mv,
+                    )
                 {
                     continue;
                 }
