@@ -8,7 +8,7 @@
 use super::Position;
 use crate::board::attacks::{
     ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, elephant_moves,
-    horse_attackers,
+    file_mask, horse_attackers,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -77,10 +77,16 @@ impl Position {
                 break;
             };
             if kind == PieceKind::King {
-                // The king may only take if nothing can take it back.
+                // The king may only take if nothing can take it back, and not onto a file
+                // where it would face the other king.
                 let mut after = occ;
                 after.toggle(sq);
-                if (self.attackers_with(to, after) & self.color_pieces(side.opponent())).any() {
+                let enemy = side.opponent();
+                let facing = chariot_attacks(to, after)
+                    & file_mask(to)
+                    & self.pieces(enemy, PieceKind::King);
+                if facing.any() || (self.attackers_with(to, after) & self.color_pieces(enemy)).any()
+                {
                     break;
                 }
             }
@@ -132,6 +138,15 @@ mod tests {
         assert!(!see("4k4/9/9/4p4/4n4/9/9/9/4R4/3K5 w", "e1e5", 0));
         assert!(see("4k4/9/9/4p4/4n4/9/9/9/4R4/3K5 w", "e1e5", -500));
         assert!(!see("4k4/9/9/4p4/4n4/9/9/9/4R4/3K5 w", "e1e5", -499));
+    }
+
+    #[test]
+    fn a_king_cannot_take_back_onto_the_other_kings_file() {
+        // The black rook takes the advisor on d0 beside the red king: taking back would put
+        // the red king face to face with the black king on d9.
+        assert!(see("3k5/9/9/9/9/3r5/9/9/9/3AK4 b", "d4d0", 200));
+        // With the black king off the d-file the red king takes back.
+        assert!(!see("5k3/9/9/9/9/3r5/9/9/9/3AK4 b", "d4d0", 0));
     }
 
     #[test]

@@ -777,7 +777,13 @@ impl Worker {
                     }
                 } else if depth <= p.see_prune_depth
                     && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
+                    && !self.pos.gives_check_with(
+                        check_info.get_or_insert_with(|| self.pos.check_info()),
+                        mv,
+                    )
                 {
+                    // (A losing capture that checks stays: SEE knows nothing of pins, and in
+                    // xiangqi a pinned defender — by a cannon or the facing kings — is common.)
                     continue;
                 }
             }

@@ -188,10 +188,13 @@ impl MovePicker {
                         if pos.see_ge(mv, 0) {
                             return Some(mv);
                         }
-                        // Quiescence never searches losing captures; the main search does,
-                        // last.
+                        // Quiescence skips losing captures unless they check (SEE cannot see
+                        // a defender pinned by a cannon or the facing kings); the main search
+                        // tries them all, last.
                         if !self.captures_only {
                             self.bad.push(mv);
+                        } else if pos.gives_check(mv) {
+                            return Some(mv);
                         }
                     }
                     None => {
