@@ -87,20 +87,32 @@ pub static ADVISOR_MOVES: [Bitboard; SQUARES] = {
     table
 };
 
-/// One diagonal direction of an elephant: the eye that must be empty, and the target. Kept as
-/// bit masks so the hot loops test them without shifts; a direction off the board has both
-/// empty, which makes it contribute nothing.
+/// A move that a blocking point can stop: the point that must be empty (an elephant's eye, a
+/// horse's leg) and the targets it guards, both as bit masks so the hot loops test them
+/// without shifts. A direction off the board has both empty and contributes nothing.
 #[derive(Clone, Copy)]
-pub struct ElephantStep {
-    pub eye: Bitboard,
-    pub target: Bitboard,
+pub struct Gated {
+    pub gate: Bitboard,
+    pub targets: Bitboard,
+}
+
+/// The targets of the steps whose gate is empty in `occupied`.
+#[inline]
+fn open_targets(steps: &[Gated; 4], occupied: u128) -> Bitboard {
+    let mut bits = 0;
+    for step in steps {
+        if occupied & step.gate.0 == 0 {
+            bits |= step.targets.0;
+        }
+    }
+    Bitboard(bits)
 }
 
 /// Elephant steps per point: two points diagonally, never across the river.
-pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
-    let none = ElephantStep {
-        eye: Bitboard::EMPTY,
-        target: Bitboard::EMPTY,
+pub static ELEPHANT_STEPS: [[Gated; 4]; SQUARES] = {
+    let none = Gated {
+        gate: Bitboard::EMPTY,
+        targets: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
     let dirs = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
@@ -111,9 +123,9 @@ pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
         while i < 4 {
             let (tf, tr) = (f + 2 * dirs[i].0, r + 2 * dirs[i].1);
             if on_board(tf, tr) && same_half(r, tr) {
-                table[sq][i] = ElephantStep {
-                    eye: Bitboard(1u128 << index_of(f + dirs[i].0, r + dirs[i].1)),
-                    target: Bitboard(1u128 << index_of(tf, tr)),
+                table[sq][i] = Gated {
+                    gate: Bitboard(1u128 << index_of(f + dirs[i].0, r + dirs[i].1)),
+                    targets: Bitboard(1u128 << index_of(tf, tr)),
                 };
             }
             i += 1;
@@ -123,18 +135,10 @@ pub static ELEPHANT_STEPS: [[ElephantStep; 4]; SQUARES] = {
     table
 };
 
-/// A horse's leg (an orthogonal neighbour) and the up to two targets it guards, as bit masks;
-/// a leg off the board has both empty.
-#[derive(Clone, Copy)]
-pub struct HorseLeg {
-    pub leg: Bitboard,
-    pub targets: Bitboard,
-}
-
 /// Horse moves per point, grouped by leg.
-pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
-    let none = HorseLeg {
-        leg: Bitboard::EMPTY,
+pub static HORSE_MOVES: [[Gated; 4]; SQUARES] = {
+    let none = Gated {
+        gate: Bitboard::EMPTY,
         targets: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
@@ -157,8 +161,8 @@ pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
                     }
                     j += 1;
                 }
-                table[sq][i] = HorseLeg {
-                    leg: Bitboard(1u128 << index_of(lf, lr)),
+                table[sq][i] = Gated {
+                    gate: Bitboard(1u128 << index_of(lf, lr)),
                     targets: Bitboard(bits),
                 };
             }
@@ -171,9 +175,9 @@ pub static HORSE_MOVES: [[HorseLeg; 4]; SQUARES] = {
 
 /// Horses that attack a point, grouped by the leg they need: the leg is a diagonal neighbour
 /// of the attacked point, and the two horses that use it stand beyond it.
-pub static HORSE_ATTACKERS: [[HorseLeg; 4]; SQUARES] = {
-    let none = HorseLeg {
-        leg: Bitboard::EMPTY,
+pub static HORSE_ATTACKERS: [[Gated; 4]; SQUARES] = {
+    let none = Gated {
+        gate: Bitboard::EMPTY,
         targets: Bitboard::EMPTY,
     };
     let mut table = [[none; 4]; SQUARES];
@@ -193,8 +197,8 @@ pub static HORSE_ATTACKERS: [[HorseLeg; 4]; SQUARES] = {
                 if on_board(lf, lr + dr) {
                     bits |= 1u128 << index_of(lf, lr + dr);
                 }
-                table[sq][i] = HorseLeg {
-                    leg: Bitboard(1u128 << index_of(lf, lr)),
+                table[sq][i] = Gated {
+                    gate: Bitboard(1u128 << index_of(lf, lr)),
                     targets: Bitboard(bits),
                 };
             }
@@ -452,37 +456,19 @@ pub static RAYS: [[Bitboard; 4]; SQUARES] = {
 /// Points a horse on `sq` attacks, given which points are occupied (legs block).
 #[inline]
 pub fn horse_attacks(sq: Square, occupied: u128) -> Bitboard {
-    let mut bits = 0;
-    for step in &HORSE_MOVES[sq.index()] {
-        if occupied & step.leg.0 == 0 {
-            bits |= step.targets.0;
-        }
-    }
-    Bitboard(bits)
+    open_targets(&HORSE_MOVES[sq.index()], occupied)
 }
 
 /// Points from which a horse would attack `sq`, given the occupancy.
 #[inline]
 pub fn horse_attackers(sq: Square, occupied: u128) -> Bitboard {
-    let mut bits = 0;
-    for step in &HORSE_ATTACKERS[sq.index()] {
-        if occupied & step.leg.0 == 0 {
-            bits |= step.targets.0;
-        }
-    }
-    Bitboard(bits)
+    open_targets(&HORSE_ATTACKERS[sq.index()], occupied)
 }
 
 /// Points an elephant on `sq` can reach, given the occupancy (eyes block, no river crossing).
 #[inline]
 pub fn elephant_moves(sq: Square, occupied: u128) -> Bitboard {
-    let mut bits = 0;
-    for step in &ELEPHANT_STEPS[sq.index()] {
-        if occupied & step.eye.0 == 0 {
-            bits |= step.target.0;
-        }
-    }
-    Bitboard(bits)
+    open_targets(&ELEPHANT_STEPS[sq.index()], occupied)
 }
 
 /// Points a pawn of `color` on `sq` moves to.
@@ -508,7 +494,7 @@ pub fn rank_mask(sq: Square) -> Bitboard {
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
     let mut bits = 0;
     for step in &HORSE_ATTACKERS[sq.index()] {
-        bits |= step.leg.0;
+        bits |= step.gate.0;
     }
     Bitboard(bits)
 }

@@ -168,7 +168,7 @@ impl Position {
         let horses = self.pieces(them, PieceKind::Horse);
         for step in &HORSE_ATTACKERS[king.index()] {
             if (step.targets & horses).any() {
-                zone.pinned |= own & step.leg;
+                zone.pinned |= own & step.gate;
             }
         }
         zone

@@ -185,6 +185,18 @@ struct Frame {
     known_check: Option<bool>,
 }
 
+/// What a node's best value says about its true value, for the table: a fail-high is a lower
+/// bound, a value inside the window of a PV node is exact, anything else an upper bound.
+fn bound_of(best: Value, alpha: Value, beta: Value, pv_node: bool) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if pv_node && best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
+
 /// LMR table: reductions in plies by depth and move number.
 struct Reductions([[i8; 64]; 64]);
 
@@ -567,13 +579,7 @@ impl Worker {
         }
         if !self.stopped && !best_move.is_none() {
             // Keep the root in the table too, so `probe` and the next search find it.
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = bound_of(best, original_alpha, beta, true);
             let key = self.pos.key();
             tt.store(
                 key,
@@ -585,6 +591,14 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the PV found one ply deeper.
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
     }
 
     /// Scores a repeated position by the rules: a side that checked on every move of the cycle
@@ -853,10 +867,7 @@ impl Worker {
                     best_move = mv;
                     alpha = value;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(mv);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, mv);
                     }
                     if value >= beta {
                         // 13. A cutoff: teach the histories.
@@ -889,13 +900,7 @@ impl Worker {
             return alpha;
         }
 
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if pv_node && best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_value, original_alpha, beta, pv_node);
         let eval_to_store = if in_check { 0 } else { static_eval };
         tt.store(
             key,
@@ -997,10 +1002,7 @@ impl Worker {
                     best_move = mv;
                     alpha = value;
                     if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        head[ply].clear();
-                        head[ply].push(mv);
-                        head[ply].extend_from_slice(&tail[0]);
+                        self.update_pv(ply, mv);
                     }
                     if value >= beta {
                         break;
@@ -1011,13 +1013,7 @@ impl Worker {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if pv_node && best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best_value, original_alpha, beta, pv_node);
         let eval_to_store = if in_check { 0 } else { stand_pat };
         tt.store(
             key,

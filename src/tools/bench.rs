@@ -6,7 +6,7 @@
 //! Commits that change either record it as `Bench: N`.
 
 use crate::position::Position;
-use crate::search::{Limits, search_position};
+use crate::search::{Limits, SearchResult, search_position};
 use std::time::{Duration, Instant};
 
 /// The default bench depth.
@@ -65,46 +65,36 @@ impl BenchReport {
 /// histories per position). With one thread the node count is the deterministic signature;
 /// with more it varies from run to run, and the time to depth is what counts.
 pub fn run_threads(depth: i32, threads: usize) -> BenchReport {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
     if threads <= 1 {
-        return run(depth);
+        return run_each(|pos| search_position(pos, &limits, 16));
     }
     let mut pool = crate::search::threads::SearchPool::new(threads, 16);
-    let start = Instant::now();
-    let mut per_position = Vec::new();
-    let mut nodes = 0;
-    for fen in POSITIONS {
-        let pos = Position::from_fen(fen).expect("bench positions are valid");
+    run_each(|pos| {
         pool.clear();
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let result = pool.search_sync(&pos, limits, std::sync::Arc::new(crate::search::Silent));
-        nodes += result.nodes;
-        let best = result
-            .best
-            .map_or_else(|| "(none)".to_string(), |m| m.to_string());
-        per_position.push((result.nodes, best));
-    }
-    BenchReport {
-        nodes,
-        elapsed: start.elapsed(),
-        per_position,
-    }
+        pool.search_sync(
+            pos,
+            limits.clone(),
+            std::sync::Arc::new(crate::search::Silent),
+        )
+    })
 }
 
-/// Searches every bench position to `depth`.
+/// Searches every bench position to `depth` on one thread: the signature.
 pub fn run(depth: i32) -> BenchReport {
+    run_threads(depth, 1)
+}
+
+fn run_each(mut search: impl FnMut(&Position) -> SearchResult) -> BenchReport {
     let start = Instant::now();
     let mut per_position = Vec::new();
     let mut nodes = 0;
     for fen in POSITIONS {
         let pos = Position::from_fen(fen).expect("bench positions are valid");
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let result = search_position(&pos, &limits, 16);
+        let result = search(&pos);
         nodes += result.nodes;
         let best = result
             .best
