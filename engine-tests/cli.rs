@@ -103,3 +103,81 @@ fn bad_input_is_a_clear_error_and_a_failure_exit() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("too deep"), "{}", stderr(&out));
 }
+
+#[test]
+fn bench_prints_the_signature() {
+    let out = chariot(&["bench", "--depth", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let first: Vec<&str> = text.lines().last().unwrap().split_whitespace().collect();
+    assert_eq!(first[1], "nodes", "{text}");
+    assert_eq!(first[3], "nps", "{text}");
+    let nodes: u64 = first[0].parse().unwrap();
+    assert_eq!(nodes, chariot::tools::bench::run(4).nodes);
+    assert!(!chariot(&["bench", "--depth", "0"]).status.success());
+}
+
+#[test]
+fn analyze_prints_iterations_in_text_and_json() {
+    let out = chariot(&[
+        "analyze", "--fen", "startpos", "--moves", "h2e2", "--depth", "5",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("FEN: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"),
+        "{text}"
+    );
+    assert!(text.contains("depth  5"), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("bestmove "),
+        "{text}"
+    );
+
+    let out = chariot(&["analyze", "--depth", "4", "--glyphs"]);
+    let text = stdout(&out);
+    assert!(text.contains('帅') && text.contains('将'), "{text}");
+    assert!(
+        text.contains("炮") || text.contains("马") || text.contains("兵"),
+        "{text}"
+    );
+
+    let out = chariot(&["analyze", "--nodes", "3000", "--json", "--multipv", "2"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.iter().all(|l| l.starts_with('{') && l.ends_with('}')),
+        "{text}"
+    );
+    assert!(lines.iter().any(|l| l.contains("\"multipv\":2")), "{text}");
+    assert!(
+        lines.last().unwrap().contains("\"type\":\"bestmove\""),
+        "{text}"
+    );
+
+    // Mate is reported as mate.
+    let out = chariot(&[
+        "analyze",
+        "--fen",
+        "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+        "--depth",
+        "3",
+    ]);
+    assert!(stdout(&out).contains("mate 1"), "{}", stdout(&out));
+}
+
+#[test]
+fn analyze_refuses_bad_arguments() {
+    for args in [
+        &["analyze"][..],
+        &["analyze", "--time", "-1"][..],
+        &["analyze", "--time", "nan"][..],
+        &["analyze", "--fen", "nonsense", "--depth", "3"][..],
+        &["analyze", "--depth", "3", "--moves", "a0a9"][..],
+    ] {
+        let out = chariot(args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(!stderr(&out).is_empty(), "{args:?}");
+    }
+}
