@@ -351,45 +351,37 @@ fn banmoves_probe_and_draw_offers() {
     assert!(!won.last().unwrap().contains("draw"), "{won:?}");
 }
 
-#[test]
-fn end_of_input_finishes_the_search_first() {
+/// Runs the binary with `input` as its whole standard input; returns what it printed.
+fn run_piped(input: &[u8]) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"ucci\nposition startpos\ngo depth 7\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success());
-    let last = text.lines().last().unwrap();
-    assert!(last.starts_with("bestmove "), "{text}");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn end_of_input_finishes_the_search_first() {
+    let (ok, text) = run_piped(b"ucci\nposition startpos\ngo depth 7\n");
+    assert!(ok);
+    assert!(
+        text.lines().last().unwrap().starts_with("bestmove "),
+        "{text}"
+    );
     assert!(text.contains("info depth 7 "), "{text}");
 
     // An infinite search is stopped and answered.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nposition startpos\ngo infinite\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (ok, text) = run_piped(b"uci\nposition startpos\ngo infinite\n");
+    assert!(ok);
     assert!(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .last()
-            .unwrap()
-            .starts_with("bestmove ")
+        text.lines().last().unwrap().starts_with("bestmove "),
+        "{text}"
     );
 }
 

@@ -536,9 +536,7 @@ impl Worker {
             }
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
-            self.accs[1] = self.accs[0].after(&self.pos, mv);
-            self.pos.make_move(mv);
-            self.nodes += 1;
+            self.play(0, mv);
             let gives_check = self.pos.in_check();
             self.stack[1].known_check = Some(gives_check);
             let extension = i32::from(gives_check);
@@ -591,6 +589,14 @@ impl Worker {
             );
         }
         best
+    }
+
+    /// Plays `mv` from the node at `ply`: the evaluation accumulator of the next ply follows,
+    /// and the move counts as a node.
+    fn play(&mut self, ply: usize, mv: Move) {
+        self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
+        self.pos.make_move(mv);
+        self.nodes += 1;
     }
 
     /// The PV at `ply` becomes `mv` followed by the PV found one ply deeper.
@@ -804,9 +810,7 @@ impl Worker {
 
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
-            self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
-            self.pos.make_move(mv);
-            self.nodes += 1;
+            self.play(ply, mv);
             // Whether the move checks is learned after making it, and handed to the child so
             // it is computed once.
             let gives_check = self.pos.in_check();
@@ -987,9 +991,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
-            self.pos.make_move(mv);
-            self.nodes += 1;
+            self.play(ply, mv);
             self.stack[ply + 1].known_check = None;
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
             self.pos.unmake_move();
