@@ -1,0 +1,263 @@
+//! Match statistics: Elo difference with a 95% error bar, likelihood of superiority, and the
+//! sequential probability ratio test that decides when a match has said enough.
+//!
+//! Scores follow the logistic Elo model (a 100-Elo edge scores about 64%). The error bar and
+//! the SPRT use the trinomial (win/draw/loss) variance of the per-game score with the normal
+//! approximation, as engine testing frameworks do.
+
+/// Wins, draws and losses of the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+/// Two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_963_985;
+
+/// Elo difference that produces expected score `score` (0 < score < 1).
+pub fn elo_from_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Expected score of an engine `elo` points stronger.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The error function (Abramowitz–Stegun 7.1.26, |error| < 1.5e-7): enough for LOS.
+fn erf(x: f64) -> f64 {
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+impl Tally {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points per game, from 0 to 1.
+    pub fn score(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+
+    /// Variance of one game's score.
+    fn variance(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        let s = self.score();
+        (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n
+    }
+
+    /// Elo difference and the half-width of its 95% interval; `None` while the score is 0 or 1
+    /// (the difference is unbounded then).
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let s = self.score();
+        if self.games() == 0 || s <= 0.0 || s >= 1.0 {
+            return None;
+        }
+        let margin = Z95 * (self.variance() / self.games() as f64).sqrt();
+        let low = (s - margin).max(1e-9);
+        let high = (s + margin).min(1.0 - 1e-9);
+        Some((
+            elo_from_score(s),
+            (elo_from_score(high) - elo_from_score(low)) / 2.0,
+        ))
+    }
+
+    /// Likelihood of superiority: the probability that the first engine is the stronger,
+    /// from wins and losses (draws say nothing about it).
+    pub fn los(&self) -> f64 {
+        let decisive = (self.wins + self.losses) as f64;
+        if decisive == 0.0 {
+            return 0.5;
+        }
+        0.5 * (1.0 + erf((self.wins as f64 - self.losses as f64) / (2.0 * decisive).sqrt()))
+    }
+
+    pub fn draw_ratio(&self) -> f64 {
+        self.draws as f64 / self.games().max(1) as f64
+    }
+}
+
+/// A sequential probability ratio test of H0: elo = `elo0` against H1: elo = `elo1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+/// What an SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtVerdict {
+    /// H1 accepted: the change gains at least `elo1`.
+    AcceptH1,
+    /// H0 accepted: the change does not gain `elo1` (it is at most `elo0`).
+    AcceptH0,
+    Continue,
+}
+
+impl Sprt {
+    /// The log-likelihood ratio of the games so far (normal approximation).
+    pub fn llr(&self, tally: &Tally) -> f64 {
+        let variance = tally.variance();
+        if tally.games() == 0 || variance <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
+        tally.games() as f64 * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance)
+    }
+
+    /// The lower and upper LLR bounds.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    pub fn verdict(&self, tally: &Tally) -> SprtVerdict {
+        let llr = self.llr(tally);
+        let (lower, upper) = self.bounds();
+        if llr >= upper {
+            SprtVerdict::AcceptH1
+        } else if llr <= lower {
+            SprtVerdict::AcceptH0
+        } else {
+            SprtVerdict::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    // Reference values computed independently (Python, math module) from the same textbook
+    // formulas: logistic Elo, trinomial variance, normal quantile 1.959964, LOS with erf.
+
+    #[test]
+    fn elo_and_error_bar() {
+        let t = Tally {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        let (elo, err) = t.elo().unwrap();
+        assert!(close(elo, 147.1907, 1e-3), "{elo}");
+        assert!(close(err, 66.0134, 1e-3), "{err}");
+        let t = Tally {
+            wins: 1200,
+            draws: 1500,
+            losses: 1100,
+        };
+        let (elo, err) = t.elo().unwrap();
+        assert!(close(elo, 9.1452, 1e-3), "{elo}");
+        assert!(close(err, 8.5969, 1e-3), "{err}");
+        assert!(close(score_from_elo(elo_from_score(0.37)), 0.37, 1e-12));
+        assert!(close(score_from_elo(100.0), 0.6400649998, 1e-9));
+        assert_eq!(
+            Tally {
+                wins: 3,
+                draws: 0,
+                losses: 0
+            }
+            .elo(),
+            None
+        );
+    }
+
+    #[test]
+    fn likelihood_of_superiority() {
+        assert!(close(
+            Tally {
+                wins: 60,
+                draws: 20,
+                losses: 20
+            }
+            .los(),
+            0.9999961,
+            1e-6
+        ));
+        assert!(close(
+            Tally {
+                wins: 1200,
+                draws: 1500,
+                losses: 1100
+            }
+            .los(),
+            0.9814719,
+            1e-6
+        ));
+        assert!(close(
+            Tally {
+                wins: 5,
+                draws: 9,
+                losses: 5
+            }
+            .los(),
+            0.5,
+            1e-8
+        ));
+    }
+
+    #[test]
+    fn sprt_log_likelihood_ratio() {
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let llr = sprt.llr(&Tally {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        });
+        assert!(close(llr, 0.8832073, 1e-6), "{llr}");
+        let llr = sprt.llr(&Tally {
+            wins: 1200,
+            draws: 1500,
+            losses: 1100,
+        });
+        assert!(close(llr, 1.7294429, 1e-6), "{llr}");
+        let (lower, upper) = sprt.bounds();
+        assert!(close(lower, -2.944439, 1e-6) && close(upper, 2.944439, 1e-6));
+        assert_eq!(
+            sprt.verdict(&Tally {
+                wins: 1200,
+                draws: 1500,
+                losses: 1100
+            }),
+            SprtVerdict::Continue
+        );
+        let strong = Tally {
+            wins: 2400,
+            draws: 3000,
+            losses: 2000,
+        };
+        assert_eq!(sprt.verdict(&strong), SprtVerdict::AcceptH1);
+        let weak = Tally {
+            wins: 2000,
+            draws: 3000,
+            losses: 2400,
+        };
+        assert_eq!(sprt.verdict(&weak), SprtVerdict::AcceptH0);
+    }
+}
