@@ -181,3 +181,58 @@ fn analyze_refuses_bad_arguments() {
         assert!(!stderr(&out).is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn match_prints_results_elo_and_sprt() {
+    let me = env!("CARGO_BIN_EXE_chariot");
+    let pgn = std::env::temp_dir().join(format!("chariot-cli-match-{}.pgn", std::process::id()));
+    let a = format!("A={me}");
+    let b = format!("B={me}");
+    let out = chariot(&[
+        "match",
+        "--engine",
+        &a,
+        "--engine",
+        &b,
+        "--depth",
+        "1",
+        "--games",
+        "2",
+        "--sprt",
+        "0,5",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("A vs B: 2 games"), "{text}");
+    assert!(text.contains("W/D/L "), "{text}");
+    assert!(text.contains("SPRT elo0=0 elo1=5: LLR "), "{text}");
+    assert_eq!(
+        std::fs::read_to_string(&pgn)
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        2
+    );
+    let _ = std::fs::remove_file(pgn);
+
+    for bad in [
+        vec!["match", "--engine", &a, "--depth", "1"],
+        vec!["match", "--engine", &a, "--engine", &b],
+        vec![
+            "match", "--engine", &a, "--engine", &b, "--depth", "1", "--tc", "5+0",
+        ],
+        vec![
+            "match", "--engine", "nonsense", "--engine", &b, "--depth", "1",
+        ],
+        vec!["match", "--engine", &a, "--engine", &b, "--tc", "x+1"],
+        vec![
+            "match", "--engine", &a, "--engine", &b, "--depth", "1", "--sprt", "1",
+        ],
+    ] {
+        let out = chariot(&bad);
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(!stderr(&out).is_empty(), "{bad:?}");
+    }
+}

@@ -17,6 +17,48 @@ pub enum Command {
     Bench(BenchArgs),
     /// Analyse one position: each iteration's score and principal variation.
     Analyze(AnalyzeArgs),
+    /// Play games between two UCCI/UCI engines and report W/D/L, Elo and SPRT.
+    Match(MatchArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine as NAME=COMMAND (a shell command line); give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// Protocol: auto (try UCCI, then UCI), ucci or uci.
+    #[arg(long, default_value = "auto")]
+    pub protocol: String,
+    /// Games to play (played in pairs, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Fixed depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Time control BASE+INC in seconds, fractions allowed (e.g. 10+0.1).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// A file of opening FENs, one per line ('#' comments); default: the start position.
+    #[arg(long)]
+    pub openings: Option<std::path::PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Write every game to this PGN file.
+    #[arg(long)]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Stop when the SPRT decides: elo0,elo1[,alpha,beta] (defaults 0.05, 0.05).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Milliseconds an engine may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    pub margin: u64,
 }
 
 #[derive(Args, Debug)]

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Analyze(args)) => run_analyze(args),
+        Some(Command::Match(args)) => run_match(args),
         None => {
             chariot::protocol::run(
                 std::io::BufReader::new(std::io::stdin()),
@@ -135,5 +136,168 @@ fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
     let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, 65536));
     let reporter = Arc::new(AnalyzeReporter::new(&pos, style));
     pool.search_sync(&pos, limits, reporter);
+    Ok(())
+}
+
+fn run_match(args: cli::MatchArgs) -> Result<(), String> {
+    use chariot::tools::matches::{self, MatchConfig, engine, game::Limit, stats};
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine NAME=COMMAND, not {}",
+            args.engines.len()
+        ));
+    }
+    let protocol = match args.protocol.to_ascii_lowercase().as_str() {
+        "auto" => engine::Protocol::Auto,
+        "ucci" => engine::Protocol::Ucci,
+        "uci" => engine::Protocol::Uci,
+        other => return Err(format!("unknown protocol '{other}' (auto, ucci or uci)")),
+    };
+    let config_of = |text: &String| -> Result<engine::EngineConfig, String> {
+        let (name, command) = text
+            .split_once('=')
+            .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
+            .ok_or_else(|| format!("--engine '{text}': expected NAME=COMMAND"))?;
+        Ok(engine::EngineConfig {
+            name: name.trim().to_string(),
+            command: command.trim().to_string(),
+            protocol,
+            options: Vec::new(),
+        })
+    };
+    let engines = [config_of(&args.engines[0])?, config_of(&args.engines[1])?];
+    let seconds = |t: &str| -> Result<Duration, String> {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("'{t}' is not a number of seconds"))
+    };
+    let limit =
+        match (args.depth, args.nodes, args.movetime, &args.tc) {
+            (Some(d), None, None, None) if (1..=64).contains(&d) => Limit::Depth(d),
+            (None, Some(n), None, None) if n > 0 => Limit::Nodes(n),
+            (None, None, Some(ms), None) if ms > 0 => Limit::MoveTime(Duration::from_millis(ms)),
+            (None, None, None, Some(tc)) => {
+                let (base, inc) = tc.split_once('+').unwrap_or((tc.as_str(), "0"));
+                Limit::Clock {
+                    base: seconds(base)?,
+                    increment: seconds(inc)?,
+                }
+            }
+            _ => return Err(
+                "give exactly one limit: --depth 1..64, --nodes N, --movetime MS or --tc BASE+INC"
+                    .into(),
+            ),
+        };
+    let openings = match &args.openings {
+        None => vec![Position::startpos()],
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(|l| Position::from_fen(l).map_err(|e| format!("opening '{l}': {e}")))
+                .collect::<Result<Vec<_>, _>>()?
+        }
+    };
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => {
+            let v: Vec<f64> = text
+                .split(',')
+                .map(|x| {
+                    x.trim()
+                        .parse::<f64>()
+                        .map_err(|_| format!("--sprt '{text}': numbers expected"))
+                })
+                .collect::<Result<_, _>>()?;
+            match v.as_slice() {
+                [e0, e1] => Some(stats::Sprt {
+                    elo0: *e0,
+                    elo1: *e1,
+                    alpha: 0.05,
+                    beta: 0.05,
+                }),
+                [e0, e1, a, b] if *a > 0.0 && *a < 0.5 && *b > 0.0 && *b < 0.5 => {
+                    Some(stats::Sprt {
+                        elo0: *e0,
+                        elo1: *e1,
+                        alpha: *a,
+                        beta: *b,
+                    })
+                }
+                _ => return Err(format!("--sprt '{text}': expected elo0,elo1[,alpha,beta]")),
+            }
+        }
+    };
+    let config = MatchConfig {
+        engines,
+        limit,
+        games: args.games.max(1),
+        openings,
+        concurrency: args.concurrency.clamp(1, 64),
+        margin: Duration::from_millis(args.margin),
+        hang: Duration::from_secs(60),
+        sprt,
+    };
+    let names = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
+    let report = matches::run(&config, |g, r| {
+        let red = &names[g.red];
+        let black = &names[1 - g.red];
+        println!(
+            "game {:>4}: {red} (red) vs {black}: {} ({})   {}-{}-{}",
+            g.index + 1,
+            g.record.outcome.pgn(),
+            g.record.reason,
+            r.tally.wins,
+            r.tally.draws,
+            r.tally.losses
+        );
+    })?;
+    let t = report.tally;
+    println!();
+    println!("{} vs {}: {} games", names[0], names[1], t.games());
+    println!(
+        "W/D/L {}/{}/{}  score {:.1}%  draws {:.1}%",
+        t.wins,
+        t.draws,
+        t.losses,
+        100.0 * t.score(),
+        100.0 * t.draw_ratio()
+    );
+    match t.elo() {
+        Some((elo, err)) => {
+            let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
+            println!(
+                "Elo {elo:+.1} +- {err:.1} (95%)  LOS {:.1}%",
+                100.0 * t.los()
+            )
+        }
+        None => println!(
+            "Elo not bounded yet (score {:.0}%)  LOS {:.1}%",
+            100.0 * t.score(),
+            100.0 * t.los()
+        ),
+    }
+    for (reason, n) in report.reasons() {
+        println!("  {n:>4} x {reason}");
+    }
+    if let (Some(s), Some((llr, verdict))) = (config.sprt, report.sprt) {
+        let (lo, hi) = s.bounds();
+        println!(
+            "SPRT elo0={} elo1={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}",
+            s.elo0, s.elo1
+        );
+    }
+    if let Some(path) = &args.pgn {
+        std::fs::write(path, matches::pgn(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(())
 }

@@ -1,6 +1,185 @@
-//! `chariot match`: games between engines, refereed by Chariot's own rules code.
+//! `chariot match`: games between two engines, refereed by Chariot's own rules code.
 //!
-//! This first part holds the statistics; the engine driver, the referee and the command come
-//! with the rest of the match-runner issue.
+//! Each opening is played twice with colours swapped; each game gets fresh engine processes
+//! (so a crashed engine is simply restarted); games run `concurrency` at a time. The first
+//! engine's wins, draws and losses give the Elo estimate, and an optional SPRT stops the match
+//! as soon as it is decided.
+//!
+//! This is the first part of the match-runner issue: round robins, adjudication by score, the
+//! progress bar, resuming from a PGN and the opening suite come next.
 
+pub mod engine;
+pub mod game;
 pub mod stats;
+
+use crate::position::Position;
+use engine::{Engine, EngineConfig};
+use game::{GameRecord, Limit, Outcome};
+use stats::{Sprt, SprtVerdict, Tally};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: [EngineConfig; 2],
+    pub limit: Limit,
+    /// Games to play (rounded up to whole pairs of games per opening).
+    pub games: usize,
+    pub openings: Vec<Position>,
+    pub concurrency: usize,
+    /// Extra time an engine may overrun its clock before it loses on time.
+    pub margin: Duration,
+    /// How long a depth- or node-limited move may take before the engine counts as hung.
+    pub hang: Duration,
+    pub sprt: Option<Sprt>,
+}
+
+/// One finished game, with who played Red.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    pub index: usize,
+    /// 0 if the first engine played Red.
+    pub red: usize,
+    pub record: GameRecord,
+}
+
+/// The whole match.
+#[derive(Clone, Debug, Default)]
+pub struct MatchReport {
+    pub games: Vec<PlayedGame>,
+    /// From the first engine's point of view.
+    pub tally: Tally,
+    pub sprt: Option<(f64, SprtVerdict)>,
+}
+
+impl MatchReport {
+    /// Result reasons and how often each occurred.
+    pub fn reasons(&self) -> BTreeMap<String, usize> {
+        let mut out = BTreeMap::new();
+        for g in &self.games {
+            *out.entry(g.record.reason.clone()).or_default() += 1;
+        }
+        out
+    }
+}
+
+fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
+    let opening = &config.openings[(index / 2) % config.openings.len()];
+    let red = index % 2;
+    let timeout = Duration::from_secs(10);
+    let mut first = Engine::start(&config.engines[red], timeout)?;
+    let mut second = Engine::start(&config.engines[1 - red], timeout)?;
+    first.new_game(timeout)?;
+    second.new_game(timeout)?;
+    let record = game::play(
+        opening,
+        &mut first,
+        &mut second,
+        config.limit,
+        config.margin,
+        config.hang,
+    );
+    first.quit();
+    second.quit();
+    Ok(PlayedGame { index, red, record })
+}
+
+/// Plays the match; `on_game` sees each game as it finishes (for progress output).
+pub fn run(
+    config: &MatchConfig,
+    on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
+) -> Result<MatchReport, String> {
+    if config.openings.is_empty() {
+        return Err("no opening positions".into());
+    }
+    let total = config.games.div_ceil(2) * 2;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let report = Mutex::new(MatchReport::default());
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.max(1) {
+            scope.spawn(|| {
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    if index >= total {
+                        return;
+                    }
+                    match play_one(config, index) {
+                        Ok(game) => {
+                            let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
+                            let first_won = match game.record.outcome {
+                                Outcome::Draw => None,
+                                Outcome::RedWins => Some(game.red == 0),
+                                Outcome::BlackWins => Some(game.red == 1),
+                            };
+                            match first_won {
+                                Some(true) => r.tally.wins += 1,
+                                Some(false) => r.tally.losses += 1,
+                                None => r.tally.draws += 1,
+                            }
+                            if let Some(sprt) = config.sprt {
+                                let verdict = sprt.verdict(&r.tally);
+                                r.sprt = Some((sprt.llr(&r.tally), verdict));
+                                if verdict != SprtVerdict::Continue {
+                                    stop.store(true, Ordering::Relaxed);
+                                }
+                            }
+                            r.games.push(game);
+                            let last = r.games.last().expect("just pushed");
+                            on_game(last, &r);
+                        }
+                        Err(e) => {
+                            *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            stop.store(true, Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.games.sort_by_key(|g| g.index);
+    Ok(report)
+}
+
+/// The games as PGN, with the xiangqi variant, start FEN, result reason and ICCS moves.
+pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
+    let mut out = String::new();
+    for g in &report.games {
+        let (red, black) = (&config.engines[g.red].name, &config.engines[1 - g.red].name);
+        let r = &g.record;
+        out.push_str(&format!(
+            "[Event \"chariot match\"]\n[Round \"{}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{}\"]\n[Variant \"xiangqi\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n\n",
+            g.index + 1,
+            r.outcome.pgn(),
+            r.start_fen,
+            r.reason
+        ));
+        let mut pos = Position::from_fen(&r.start_fen).expect("the start FEN was ours");
+        let mut line = String::new();
+        for (i, &mv) in r.moves.iter().enumerate() {
+            if pos.side_to_move() == crate::core::Color::Red {
+                line.push_str(&format!("{}. ", pos.fullmove_number()));
+            } else if i == 0 {
+                line.push_str(&format!("{}... ", pos.fullmove_number()));
+            }
+            line.push_str(&format!("{mv} "));
+            pos.make_move(mv);
+        }
+        line.push_str(r.outcome.pgn());
+        out.push_str(&line);
+        out.push_str("\n\n");
+    }
+    out
+}

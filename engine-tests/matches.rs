@@ -1,0 +1,160 @@
+//! The match runner: a real match between two Chariot processes, and fake engines that
+//! misbehave in each way the referee must score.
+
+use chariot::position::Position;
+use chariot::tools::matches::engine::{EngineConfig, Protocol};
+use chariot::tools::matches::game::{Limit, Outcome, judge};
+use chariot::tools::matches::{self, MatchConfig};
+use std::path::PathBuf;
+use std::time::Duration;
+
+fn chariot_engine(name: &str) -> EngineConfig {
+    EngineConfig {
+        name: name.into(),
+        command: env!("CARGO_BIN_EXE_chariot").into(),
+        protocol: Protocol::Auto,
+        options: Vec::new(),
+    }
+}
+
+fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig {
+    MatchConfig {
+        engines,
+        limit,
+        games,
+        openings: vec![Position::startpos()],
+        concurrency: 2,
+        margin: Duration::from_millis(200),
+        hang: Duration::from_secs(1),
+        sprt: None,
+    }
+}
+
+/// Writes a fake UCCI engine: it shakes hands, then answers `go` with `on_go` (shell code).
+fn fake_engine(name: &str, on_go: &str) -> EngineConfig {
+    let dir: PathBuf = std::env::temp_dir().join(format!("chariot-fakes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'id name {name}'; echo ucciok ;;\n    isready*) echo readyok ;;\n    go*) {on_go} ;;\n    quit*) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    EngineConfig {
+        name: name.into(),
+        command: format!("sh {}", path.display()),
+        protocol: Protocol::Ucci,
+        options: Vec::new(),
+    }
+}
+
+#[test]
+fn a_match_between_two_chariots_finishes_and_its_pgn_replays() {
+    let cfg = config(
+        [chariot_engine("one"), chariot_engine("two")],
+        Limit::Depth(2),
+        4,
+    );
+    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    assert_eq!(report.games.len(), 4);
+    assert_eq!(report.tally.games(), 4);
+    // Colours alternate.
+    assert_eq!(report.games.iter().filter(|g| g.red == 0).count(), 2);
+    for g in &report.games {
+        // Every move legal, and a rules ending agrees with the judge.
+        let mut pos = Position::from_fen(&g.record.start_fen).unwrap();
+        let mut checks = vec![pos.in_check()];
+        for &mv in &g.record.moves {
+            assert!(pos.is_legal(mv), "game {}: {mv}", g.index);
+            pos.make_move(mv);
+            checks.push(pos.in_check());
+        }
+        if let Some((outcome, reason)) = judge(&pos, &checks) {
+            assert_eq!(
+                (outcome, reason),
+                (g.record.outcome, g.record.reason.clone())
+            );
+        } else {
+            assert!(g.record.reason.starts_with("adjudicated"), "{:?}", g.record);
+        }
+    }
+    let pgn = matches::pgn(&cfg, &report);
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+    assert!(pgn.contains("[Variant \"xiangqi\"]"));
+    // The PGN's moves replay from its FEN.
+    for game in pgn.split("[Event ").skip(1) {
+        let fen = game
+            .split("[FEN \"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        let moves = game.split("\n\n").nth(1).unwrap();
+        let mut pos = Position::from_fen(fen).unwrap();
+        for token in moves.split_whitespace() {
+            if token.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&token) {
+                continue;
+            }
+            let mv = pos
+                .parse_move(token)
+                .unwrap_or_else(|e| panic!("{token}: {e}"));
+            pos.make_move(mv);
+        }
+    }
+}
+
+#[test]
+fn misbehaving_engines_lose_with_the_right_reason() {
+    let cases = [
+        (
+            "illegal",
+            "echo 'bestmove a0a9'",
+            "played an illegal move (a0a9)",
+        ),
+        ("crasher", "exit 1", "crashed"),
+        ("sleeper", "sleep 30", "hung (no move)"),
+        ("giver-up", "echo nobestmove", "gave no move"),
+    ];
+    for (name, on_go, reason) in cases {
+        let cfg = config(
+            [chariot_engine("chariot"), fake_engine(name, on_go)],
+            Limit::Depth(1),
+            2,
+        );
+        let report = matches::run(&cfg, |_, _| {}).unwrap();
+        assert_eq!(report.tally.wins, 2, "{name}: {:?}", report.games);
+        for g in &report.games {
+            assert_eq!(g.record.reason, format!("{name} {reason}"), "{name}");
+            let fake_red = g.red == 1;
+            let expected = if fake_red {
+                Outcome::BlackWins
+            } else {
+                Outcome::RedWins
+            };
+            assert_eq!(g.record.outcome, expected, "{name}");
+        }
+    }
+}
+
+#[test]
+fn clocks_are_kept_by_the_runner() {
+    // A fake that always thinks 400 ms loses on time at 0.2 s + 0 per game.
+    let slow = fake_engine("slowpoke", "sleep 0.4; echo 'bestmove h2e2'");
+    let mut cfg = config(
+        [chariot_engine("chariot"), slow],
+        Limit::Clock {
+            base: Duration::from_millis(200),
+            increment: Duration::ZERO,
+        },
+        2,
+    );
+    cfg.margin = Duration::from_millis(50);
+    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    assert_eq!(report.tally.wins, 2, "{:?}", report.games);
+    assert!(
+        report
+            .games
+            .iter()
+            .all(|g| g.record.reason == "slowpoke lost on time")
+    );
+}

@@ -1,0 +1,295 @@
+//! Driving an external engine process (UCCI or UCI) for the match runner.
+//!
+//! The engine runs as a child process; a reader thread forwards its output lines over a
+//! channel so every wait has a deadline: an engine that hangs, crashes or answers nonsense
+//! costs it the game, never the match.
+
+use crossbeam_channel::{Receiver, RecvTimeoutError, unbounded};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Which dialect to speak.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    Ucci,
+    Uci,
+    /// Try the UCCI handshake, then UCI.
+    Auto,
+}
+
+/// How to start one engine.
+#[derive(Clone, Debug)]
+pub struct EngineConfig {
+    pub name: String,
+    /// A shell command line.
+    pub command: String,
+    pub protocol: Protocol,
+    /// Options to set after the handshake, as (name, value).
+    pub options: Vec<(String, String)>,
+}
+
+/// Why an engine failed to produce a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// No answer in time (a hang, or a time forfeit).
+    Timeout,
+    /// The process ended.
+    Crashed,
+    /// `nobestmove` or `bestmove (none)` with legal moves available.
+    NoMove,
+}
+
+/// The limits of one `go`.
+#[derive(Clone, Copy, Debug)]
+pub enum GoLimit {
+    Depth(u32),
+    Nodes(u64),
+    MoveTime(Duration),
+    /// Clocks in the engine's colours: (own time, own increment, opponent time, opponent
+    /// increment), and whether the engine plays Red.
+    Clock {
+        own: Duration,
+        own_inc: Duration,
+        opp: Duration,
+        opp_inc: Duration,
+        red: bool,
+    },
+}
+
+/// A running engine.
+pub struct Engine {
+    pub name: String,
+    protocol: Protocol,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// The process has been reaped (its id may belong to someone else now).
+    reaped: bool,
+}
+
+impl Engine {
+    /// Starts the engine and completes the handshake within `timeout`.
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Engine, String> {
+        let mut command = Command::new("sh");
+        command
+            .arg("-c")
+            .arg(&config.command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        // Its own process group, so ending it ends whatever the command line started.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", config.name))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = Engine {
+            name: config.name.clone(),
+            protocol: config.protocol,
+            child,
+            stdin,
+            lines,
+            reaped: false,
+        };
+        engine.protocol = match config.protocol {
+            Protocol::Ucci => engine
+                .handshake("ucci", "ucciok", timeout)
+                .map(|_| Protocol::Ucci)?,
+            Protocol::Uci => engine
+                .handshake("uci", "uciok", timeout)
+                .map(|_| Protocol::Uci)?,
+            Protocol::Auto => match engine.handshake("ucci", "ucciok", timeout / 2) {
+                Ok(()) => Protocol::Ucci,
+                Err(_) => engine
+                    .handshake("uci", "uciok", timeout / 2)
+                    .map(|_| Protocol::Uci)?,
+            },
+        };
+        if engine.protocol == Protocol::Ucci {
+            engine.send("setoption usemillisec true");
+        }
+        for (name, value) in &config.options {
+            let line = match engine.protocol {
+                Protocol::Ucci => format!("setoption {name} {value}"),
+                _ => format!("setoption name {name} value {value}"),
+            };
+            engine.send(&line);
+        }
+        engine.ready(timeout)?;
+        Ok(engine)
+    }
+
+    pub fn protocol(&self) -> Protocol {
+        self.protocol
+    }
+
+    fn send(&mut self, line: &str) {
+        let _ = writeln!(self.stdin, "{line}");
+        let _ = self.stdin.flush();
+    }
+
+    /// Waits for a line starting with `prefix`; returns it.
+    fn wait_for(&mut self, prefixes: &[&str], deadline: Instant) -> Result<String, Failure> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if prefixes.iter().any(|p| line.starts_with(p)) {
+                        return Ok(line);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crashed),
+            }
+        }
+    }
+
+    fn handshake(&mut self, hello: &str, ok: &str, timeout: Duration) -> Result<(), String> {
+        self.send(hello);
+        self.wait_for(&[ok], Instant::now() + timeout)
+            .map(|_| ())
+            .map_err(|e| format!("{}: no answer to '{hello}' ({e:?})", self.name))
+    }
+
+    fn ready(&mut self, timeout: Duration) -> Result<(), String> {
+        self.send("isready");
+        self.wait_for(&["readyok"], Instant::now() + timeout)
+            .map(|_| ())
+            .map_err(|e| format!("{}: no readyok ({e:?})", self.name))
+    }
+
+    /// Tells the engine a new game starts.
+    pub fn new_game(&mut self, timeout: Duration) -> Result<(), String> {
+        match self.protocol {
+            Protocol::Ucci => self.send("setoption newgame"),
+            _ => self.send("ucinewgame"),
+        }
+        self.ready(timeout)
+    }
+
+    /// Asks for a move in the position `fen` + `moves`; returns the move text and the time
+    /// the engine took. `allowed` is how long it may think before it loses on time.
+    pub fn go(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        limit: GoLimit,
+        allowed: Duration,
+    ) -> Result<(String, Duration), Failure> {
+        let mut position = format!("position fen {fen}");
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        self.send(&position);
+        let ms = |d: Duration| d.as_millis();
+        let go = match (limit, self.protocol) {
+            (GoLimit::Depth(d), _) => format!("go depth {d}"),
+            (GoLimit::Nodes(n), _) => format!("go nodes {n}"),
+            (GoLimit::MoveTime(t), Protocol::Ucci) => {
+                format!("go time {} movestogo 1", ms(t))
+            }
+            (GoLimit::MoveTime(t), _) => format!("go movetime {}", ms(t)),
+            (
+                GoLimit::Clock {
+                    own,
+                    own_inc,
+                    opp,
+                    opp_inc,
+                    ..
+                },
+                Protocol::Ucci,
+            ) => format!(
+                "go time {} increment {} opptime {} oppincrement {}",
+                ms(own),
+                ms(own_inc),
+                ms(opp),
+                ms(opp_inc)
+            ),
+            (
+                GoLimit::Clock {
+                    own,
+                    own_inc,
+                    opp,
+                    opp_inc,
+                    red,
+                },
+                _,
+            ) => {
+                let (w, b, wi, bi) = if red {
+                    (own, opp, own_inc, opp_inc)
+                } else {
+                    (opp, own, opp_inc, own_inc)
+                };
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    ms(w),
+                    ms(b),
+                    ms(wi),
+                    ms(bi)
+                )
+            }
+        };
+        let start = Instant::now();
+        self.send(&go);
+        let line = self.wait_for(&["bestmove", "nobestmove"], start + allowed)?;
+        let used = start.elapsed();
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("bestmove"), Some(mv)) if mv != "(none)" && mv != "0000" => {
+                Ok((mv.to_string(), used))
+            }
+            _ => Err(Failure::NoMove),
+        }
+    }
+
+    /// Ends the engine: `quit`, then a kill if it lingers.
+    pub fn quit(mut self) {
+        self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                self.reaped = true;
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Kills the engine's whole process group.
+    fn kill(&mut self) {
+        if self.reaped {
+            return;
+        }
+        #[cfg(unix)]
+        {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill")
+                .args(["-9", "--", &group])
+                .stderr(Stdio::null())
+                .status();
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reaped = true;
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
