@@ -26,6 +26,9 @@ pub struct MatchArgs {
     /// An engine as NAME=COMMAND (a shell command line); give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
+    /// An engine option as NAME.OPTION=VALUE (e.g. B.Threads=2), set after the handshake.
+    #[arg(long = "option", num_args = 1)]
+    pub options: Vec<String>,
     /// Protocol: auto (try UCCI, then UCI), ucci or uci.
     #[arg(long, default_value = "auto")]
     pub protocol: String,

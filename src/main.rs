@@ -165,7 +165,21 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
             options: Vec::new(),
         })
     };
-    let engines = [config_of(&args.engines[0])?, config_of(&args.engines[1])?];
+    let mut engines = [config_of(&args.engines[0])?, config_of(&args.engines[1])?];
+    for text in &args.options {
+        let parsed = text.split_once('.').and_then(|(engine, rest)| {
+            let (key, value) = rest.split_once('=')?;
+            Some((engine.trim(), key.trim(), value.trim()))
+        });
+        let Some((engine, key, value)) = parsed.filter(|(_, k, _)| !k.is_empty()) else {
+            return Err(format!("--option '{text}': expected NAME.OPTION=VALUE"));
+        };
+        let target = engines
+            .iter_mut()
+            .find(|e| e.name == engine)
+            .ok_or_else(|| format!("--option '{text}': no engine named '{engine}'"))?;
+        target.options.push((key.to_string(), value.to_string()));
+    }
     let seconds = |t: &str| -> Result<Duration, String> {
         t.trim()
             .parse::<f64>()
