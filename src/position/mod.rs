@@ -11,7 +11,7 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, diagonal_neighbours, file_mask,
+    PAWN_ATTACKERS, cannon_captures, chariot_attacks, diagonal_neighbours, file_mask,
     horse_attackers, rank_mask,
 };
 use crate::board::{Bitboard, Occupancy, zobrist};
@@ -311,25 +311,6 @@ impl Position {
         Self::king_in_danger(info.king, us, occ, attackers)
     }
 
-    /// Points from which `by`'s pieces attack `sq` (real attacks: the king only by its steps,
-    /// not along the file).
-    pub fn attackers_to(&self, sq: Square, by: Color) -> Bitboard {
-        let occ = self.occupancy;
-        let bb = |kind| self.pieces(by, kind);
-        (chariot_attacks(sq, occ) & bb(PieceKind::Chariot))
-            | (cannon_captures(sq, occ) & bb(PieceKind::Cannon))
-            | (horse_attackers(sq, occ.normal) & bb(PieceKind::Horse))
-            | (PAWN_ATTACKERS[by.index()][sq.index()] & bb(PieceKind::Pawn))
-            | (KING_MOVES[sq.index()] & bb(PieceKind::King))
-            | (crate::board::attacks::ADVISOR_MOVES[sq.index()] & bb(PieceKind::Advisor))
-            | (self.elephant_attackers(sq) & bb(PieceKind::Elephant))
-    }
-
-    /// Elephants (of either side) that could step onto `sq`; elephant moves are symmetric.
-    fn elephant_attackers(&self, sq: Square) -> Bitboard {
-        crate::board::attacks::elephant_moves(sq, self.occupancy.normal)
-    }
-
     /// Plays `mv`, which must be legal (or at least pseudo-legal) in this position.
     pub fn make_move(&mut self, mv: Move) {
         let (from, to) = (mv.from(), mv.to());
@@ -406,11 +387,6 @@ impl Position {
         self.halfmove_clock = undo.halfmove_clock;
         self.key = undo.key;
         Some(undo.mv)
-    }
-
-    /// Forgets the move history (keeps the position): a new game starts here.
-    pub fn clear_history(&mut self) {
-        self.history.clear();
     }
 
     /// The key computed from scratch; must always equal `key()`.

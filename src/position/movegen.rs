@@ -344,11 +344,6 @@ impl Position {
         targets.contains(to) && self.keeps_king_safe(mv)
     }
 
-    /// Does the side to move have no legal move at all (mate or stalemate, both losses)?
-    pub fn has_no_legal_move(&self) -> bool {
-        self.count_legal_moves() == 0
-    }
-
     /// Counts the leaf nodes of the legal move tree to `depth` (bulk counting at the last ply).
     pub fn perft(&mut self, depth: u32) -> u64 {
         #[cfg(target_arch = "x86_64")]

@@ -12,7 +12,7 @@ pub mod threads;
 pub mod timeman;
 pub mod tt;
 
-use crate::core::{Color, Move, PieceKind};
+use crate::core::{Move, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
 use crate::position::Position;
 use history::{Histories, PieceTo};
@@ -1038,11 +1038,6 @@ pub fn search_position(pos: &Position, limits: &Limits, hash_mb: usize) -> Searc
     let mut worker = Worker::new(0);
     worker.search(pos, limits, &tt, &shared, &Silent);
     threads::result_of(&worker, &shared)
-}
-
-/// Which side a value is good for, for messages.
-pub fn favoured(value: Value, side: Color) -> Color {
-    if value >= 0 { side } else { side.opponent() }
 }
 
 #[cfg(test)]

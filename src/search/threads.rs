@@ -213,10 +213,6 @@ impl SearchPool {
         self.tt.write().resize(megabytes)
     }
 
-    pub fn hash_megabytes(&self) -> usize {
-        self.tt.read().megabytes()
-    }
-
     /// A new game: empty table, fresh histories.
     pub fn clear(&mut self) {
         self.wait();
@@ -267,11 +263,6 @@ impl SearchPool {
     pub fn ponderhit(&self) {
         self.shared.restart_clock();
         self.shared.ponder.store(false, Ordering::Relaxed);
-    }
-
-    /// Is a search running (not yet finished)?
-    pub fn is_searching(&self) -> bool {
-        self.done.as_ref().is_some_and(|rx| rx.is_empty())
     }
 
     /// Waits for the running search, if any, and returns its result.

@@ -97,8 +97,8 @@ impl TranspositionTable {
         tt
     }
 
-    /// Reallocates to about `megabytes` MB, empty (filled in parallel). If that much memory cannot be had, the
-    /// table keeps its old size (emptied) and the error says so.
+    /// Reallocates to about `megabytes` MB, empty (zeroed in parallel). If that much memory
+    /// cannot be had, the table keeps its old size (emptied) and the error says so.
     pub fn resize(&mut self, megabytes: usize) -> Result<(), String> {
         let count =
             (megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
@@ -122,11 +122,6 @@ impl TranspositionTable {
         self.buckets = buckets;
         self.generation.store(0, Ordering::Relaxed);
         result
-    }
-
-    /// Size in MB.
-    pub fn megabytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Empties every entry, in parallel.
