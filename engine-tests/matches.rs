@@ -3,7 +3,7 @@
 
 use chariot::position::Position;
 use chariot::tools::matches::engine::{EngineConfig, Protocol};
-use chariot::tools::matches::game::{Limit, Outcome, judge};
+use chariot::tools::matches::game::{Adjudication, Limit, Outcome, judge};
 use chariot::tools::matches::{self, MatchConfig};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,6 +26,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         concurrency: 2,
         margin: Duration::from_millis(200),
         hang: Duration::from_secs(1),
+        adjudication: Default::default(),
         sprt: None,
     }
 }
@@ -156,5 +157,41 @@ fn clocks_are_kept_by_the_runner() {
             .games
             .iter()
             .all(|g| g.record.reason == "slowpoke lost on time")
+    );
+}
+
+#[test]
+fn adjudication_on_agreed_scores() {
+    // Red is a chariot and a horse up: both engines agree, so the game is given to Red early.
+    let lopsided = "rnbakab2/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let mut cfg = config(
+        [chariot_engine("one"), chariot_engine("two")],
+        Limit::Depth(3),
+        2,
+    );
+    cfg.openings = vec![Position::from_fen(lopsided).unwrap()];
+    cfg.adjudication = Adjudication {
+        draw: None,
+        win: Some((500, 2)),
+    };
+    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    for g in &report.games {
+        assert_eq!(g.record.outcome, Outcome::RedWins, "{:?}", g.record);
+        assert_eq!(g.record.reason, "adjudicated: both engines see Red winning");
+        assert!(g.record.moves.len() <= 10, "{}", g.record.moves.len());
+    }
+    // Bare kings and advisors cannot win; with draw adjudication the game ends at once.
+    let dead = "3ak4/4a4/9/9/9/9/9/9/4A4/3AK4 w - - 0 1";
+    cfg.openings = vec![Position::from_fen(dead).unwrap()];
+    cfg.adjudication = Adjudication {
+        draw: Some((0, 10, 2)),
+        win: None,
+    };
+    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    assert!(
+        report
+            .games
+            .iter()
+            .all(|g| g.record.outcome == Outcome::Draw)
     );
 }

@@ -59,6 +59,14 @@ pub struct MatchArgs {
     /// Stop when the SPRT decides: elo0,elo1[,alpha,beta] (defaults 0.05, 0.05).
     #[arg(long)]
     pub sprt: Option<String>,
+    /// Adjudicate a draw: PLIES,SCORE,MOVES — after PLIES plies, when both engines' last
+    /// MOVES scores are within ±SCORE centipawns (e.g. 80,10,8).
+    #[arg(long)]
+    pub draw_adjudication: Option<String>,
+    /// Adjudicate a win: SCORE,MOVES — when both engines' last MOVES scores agree one side
+    /// leads by SCORE centipawns (e.g. 1000,4).
+    #[arg(long)]
+    pub win_adjudication: Option<String>,
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,

@@ -66,6 +66,42 @@ pub struct Engine {
     lines: Receiver<String>,
     /// The process has been reaped (its id may belong to someone else now).
     reaped: bool,
+    /// The last score the engine reported during the current move.
+    last_score: Option<i32>,
+}
+
+/// A mate score in centipawn terms, for adjudication.
+const MATE_CP: i32 = 100_000;
+
+/// The score of an `info` line in centipawns from the engine's side: UCI `score cp N` /
+/// `score mate N`, or UCCI's plain `score N` (ElephantEye-style mates beyond ±9000 count as
+/// mates).
+pub fn parse_score(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return None;
+    }
+    let words: Vec<&str> = words.collect();
+    if words.first() == Some(&"string") {
+        return None;
+    }
+    let at = words.iter().position(|w| *w == "score")?;
+    match (words.get(at + 1).copied(), words.get(at + 2)) {
+        (Some("cp"), Some(v)) => v.parse().ok(),
+        (Some("mate"), Some(v)) => {
+            let n: i32 = v.parse().ok()?;
+            Some(if n > 0 { MATE_CP } else { -MATE_CP })
+        }
+        (Some(v), _) => {
+            let n: i32 = v.parse().ok()?;
+            Some(if n.abs() > 9000 {
+                n.signum() * MATE_CP
+            } else {
+                n
+            })
+        }
+        _ => None,
+    }
 }
 
 impl Engine {
@@ -102,6 +138,7 @@ impl Engine {
             stdin,
             lines,
             reaped: false,
+            last_score: None,
         };
         engine.protocol = match config.protocol {
             Protocol::Ucci => engine
@@ -140,7 +177,8 @@ impl Engine {
         let _ = self.stdin.flush();
     }
 
-    /// Waits for a line starting with `prefix`; returns it.
+    /// Waits for a line starting with one of `prefixes`; returns it. Scores in `info` lines
+    /// seen on the way are remembered in `last_score`.
     fn wait_for(&mut self, prefixes: &[&str], deadline: Instant) -> Result<String, Failure> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -148,6 +186,9 @@ impl Engine {
                 Ok(line) => {
                     if prefixes.iter().any(|p| line.starts_with(p)) {
                         return Ok(line);
+                    }
+                    if let Some(score) = parse_score(&line) {
+                        self.last_score = Some(score);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
@@ -179,15 +220,16 @@ impl Engine {
         self.ready(timeout)
     }
 
-    /// Asks for a move in the position `fen` + `moves`; returns the move text and the time
-    /// the engine took. `allowed` is how long it may think before it loses on time.
+    /// Asks for a move in the position `fen` + `moves`; returns the move text, the time the
+    /// engine took and the last score it reported (from its side), if any. `allowed` is how
+    /// long it may think before it loses on time.
     pub fn go(
         &mut self,
         fen: &str,
         moves: &[String],
         limit: GoLimit,
         allowed: Duration,
-    ) -> Result<(String, Duration), Failure> {
+    ) -> Result<(String, Duration, Option<i32>), Failure> {
         let mut position = format!("position fen {fen}");
         if !moves.is_empty() {
             position.push_str(" moves ");
@@ -243,13 +285,14 @@ impl Engine {
             }
         };
         let start = Instant::now();
+        self.last_score = None;
         self.send(&go);
         let line = self.wait_for(&["bestmove", "nobestmove"], start + allowed)?;
         let used = start.elapsed();
         let mut words = line.split_whitespace();
         match (words.next(), words.next()) {
             (Some("bestmove"), Some(mv)) if mv != "(none)" && mv != "0000" => {
-                Ok((mv.to_string(), used))
+                Ok((mv.to_string(), used, self.last_score))
             }
             _ => Err(Failure::NoMove),
         }
@@ -291,5 +334,36 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_in_both_dialects() {
+        assert_eq!(
+            parse_score("info depth 5 score cp -37 nodes 10 pv h2e2"),
+            Some(-37)
+        );
+        assert_eq!(
+            parse_score("info depth 5 score mate 3 pv h2e2"),
+            Some(MATE_CP)
+        );
+        assert_eq!(
+            parse_score("info depth 5 score mate -2 pv h2e2"),
+            Some(-MATE_CP)
+        );
+        assert_eq!(
+            parse_score("info depth 5 score 42 time 3 pv h2e2"),
+            Some(42)
+        );
+        assert_eq!(
+            parse_score("info depth 5 score -9995 pv h2e2"),
+            Some(-MATE_CP)
+        );
+        assert_eq!(parse_score("info string score 5"), None);
+        assert_eq!(parse_score("bestmove h2e2"), None);
     }
 }

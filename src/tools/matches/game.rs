@@ -46,6 +46,53 @@ pub enum Limit {
     Clock { base: Duration, increment: Duration },
 }
 
+/// Ending games early on the engines' own scores (both must agree).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Adjudication {
+    /// Draw once at least `after` plies are played and both engines' last `moves` scores are
+    /// within ±`score` centipawns.
+    pub draw: Option<(usize, i32, usize)>,
+    /// Win once both engines' last `moves` scores agree one side is ahead by `score`
+    /// centipawns or more.
+    pub win: Option<(i32, usize)>,
+}
+
+impl Adjudication {
+    /// Scores are from Red's point of view, one per ply (the mover's report, sign-adjusted).
+    fn verdict(&self, plies: usize, scores: &[Option<i32>]) -> Option<(Outcome, String)> {
+        let last = |n: usize| -> Option<Vec<i32>> {
+            if scores.len() < 2 * n {
+                return None;
+            }
+            scores[scores.len() - 2 * n..].iter().copied().collect()
+        };
+        if let Some((score, moves)) = self.win
+            && let Some(recent) = last(moves)
+        {
+            if recent.iter().all(|&s| s >= score) {
+                return Some((
+                    Outcome::RedWins,
+                    "adjudicated: both engines see Red winning".into(),
+                ));
+            }
+            if recent.iter().all(|&s| s <= -score) {
+                return Some((
+                    Outcome::BlackWins,
+                    "adjudicated: both engines see Black winning".into(),
+                ));
+            }
+        }
+        if let Some((after, score, moves)) = self.draw
+            && plies >= after
+            && let Some(recent) = last(moves)
+            && recent.iter().all(|&s| s.abs() <= score)
+        {
+            return Some((Outcome::Draw, "adjudicated: both engines see a draw".into()));
+        }
+        None
+    }
+}
+
 /// The record of a finished game.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -120,6 +167,7 @@ pub fn play(
     limit: Limit,
     margin: Duration,
     hang: Duration,
+    adjudication: Adjudication,
 ) -> GameRecord {
     let start_fen = start.to_fen();
     let mut pos = start.clone();
@@ -131,6 +179,8 @@ pub fn play(
         _ => (Duration::ZERO, Duration::ZERO),
     };
     let mut clocks = [base, base];
+    // Each ply's reported score, from Red's point of view.
+    let mut scores: Vec<Option<i32>> = Vec::new();
     let finish = |moves: Vec<Move>, outcome: Outcome, reason: String| GameRecord {
         start_fen: start_fen.clone(),
         moves,
@@ -139,6 +189,9 @@ pub fn play(
     };
     loop {
         if let Some((outcome, reason)) = judge(&pos, &checks) {
+            return finish(moves, outcome, reason);
+        }
+        if let Some((outcome, reason)) = adjudication.verdict(moves.len(), &scores) {
             return finish(moves, outcome, reason);
         }
         if moves.len() >= MAX_PLIES {
@@ -186,7 +239,8 @@ pub fn play(
             Err(Failure::NoMove) => {
                 return finish(moves, outcome_against, loser_reason("gave no move"));
             }
-            Ok((text, used)) => {
+            Ok((text, used, score)) => {
+                scores.push(score.map(|v| if side == Color::Red { v } else { -v }));
                 if let Limit::Clock { .. } = limit {
                     if used > clocks[me] + margin {
                         return finish(moves, outcome_against, loser_reason("lost on time"));

@@ -34,6 +34,7 @@ pub struct MatchConfig {
     pub margin: Duration,
     /// How long a depth- or node-limited move may take before the engine counts as hung.
     pub hang: Duration,
+    pub adjudication: game::Adjudication,
     pub sprt: Option<Sprt>,
 }
 
@@ -81,6 +82,7 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
         config.limit,
         config.margin,
         config.hang,
+        config.adjudication,
     );
     first.quit();
     second.quit();
