@@ -186,6 +186,7 @@ fn analyze_refuses_bad_arguments() {
 fn match_prints_results_elo_and_sprt() {
     let me = env!("CARGO_BIN_EXE_chariot");
     let pgn = std::env::temp_dir().join(format!("chariot-cli-match-{}.pgn", std::process::id()));
+    let json = std::env::temp_dir().join(format!("chariot-cli-match-{}.json", std::process::id()));
     let a = format!("A={me}");
     let b = format!("B={me}");
     let out = chariot(&[
@@ -202,6 +203,8 @@ fn match_prints_results_elo_and_sprt() {
         "0,5",
         "--pgn",
         pgn.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
@@ -215,7 +218,17 @@ fn match_prints_results_elo_and_sprt() {
             .count(),
         2
     );
+    let summary = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        summary.starts_with("{\"engines\":[\"A\",\"B\"],\"games\":2,"),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("\"sprt\":{\"elo0\":0,\"elo1\":5,"),
+        "{summary}"
+    );
     let _ = std::fs::remove_file(pgn);
+    let _ = std::fs::remove_file(json);
 
     for bad in [
         vec!["match", "--engine", &a, "--depth", "1"],

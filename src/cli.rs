@@ -53,6 +53,9 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Write a JSON summary (tally, Elo, LOS, SPRT, reasons) to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
     /// Write every game to this PGN file.
     #[arg(long)]
     pub pgn: Option<std::path::PathBuf>,

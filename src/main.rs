@@ -291,8 +291,12 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
     let report = matches::run(&config, |g, r| {
         let red = &names[g.red];
         let black = &names[1 - g.red];
+        let elo = r
+            .tally
+            .elo()
+            .map_or("-".to_string(), |(e, err)| format!("{e:+.0} +- {err:.0}"));
         println!(
-            "game {:>4}: {red} (red) vs {black}: {} ({})   {}-{}-{}",
+            "game {:>4}: {red} (red) vs {black}: {} ({})   W/D/L {}-{}-{}  Elo {elo}",
             g.index + 1,
             g.record.outcome.pgn(),
             g.record.reason,
@@ -335,6 +339,10 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
             "SPRT elo0={} elo1={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}",
             s.elo0, s.elo1
         );
+    }
+    if let Some(path) = &args.json {
+        std::fs::write(path, matches::json_summary(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if let Some(path) = &args.pgn {
         std::fs::write(path, matches::pgn(&config, &report))

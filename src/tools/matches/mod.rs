@@ -185,3 +185,45 @@ pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
     }
     out
 }
+
+/// The match result as one JSON object (for scripts).
+pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
+    let t = report.tally;
+    let quote = |text: &str| format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+    let (elo, err) = match t.elo() {
+        Some((e, r)) => (format!("{e:.2}"), format!("{r:.2}")),
+        None => ("null".into(), "null".into()),
+    };
+    let reasons: Vec<String> = report
+        .reasons()
+        .iter()
+        .map(|(k, n)| format!("{}:{n}", quote(k)))
+        .collect();
+    let sprt = match (config.sprt, report.sprt) {
+        (Some(s), Some((llr, verdict))) => {
+            let (lower, upper) = s.bounds();
+            format!(
+                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{llr:.4},\"lower\":{lower:.4},\"upper\":{upper:.4},\"verdict\":{}}}",
+                s.elo0,
+                s.elo1,
+                s.alpha,
+                s.beta,
+                quote(&format!("{verdict:?}"))
+            )
+        }
+        _ => "null".into(),
+    };
+    format!(
+        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{elo},\"elo_error95\":{err},\"los\":{:.4},\"draw_ratio\":{:.4},\"reasons\":{{{}}},\"sprt\":{sprt}}}\n",
+        quote(&config.engines[0].name),
+        quote(&config.engines[1].name),
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score(),
+        t.los(),
+        t.draw_ratio(),
+        reasons.join(",")
+    )
+}
