@@ -55,7 +55,7 @@ fn a_match_between_two_chariots_finishes_and_its_pgn_replays() {
         Limit::Depth(2),
         4,
     );
-    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
     assert_eq!(report.games.len(), 4);
     assert_eq!(report.tally.games(), 4);
     // Colours alternate.
@@ -122,7 +122,7 @@ fn misbehaving_engines_lose_with_the_right_reason() {
             Limit::Depth(1),
             2,
         );
-        let report = matches::run(&cfg, |_, _| {}).unwrap();
+        let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
         assert_eq!(report.tally.wins, 2, "{name}: {:?}", report.games);
         for g in &report.games {
             assert_eq!(g.record.reason, format!("{name} {reason}"), "{name}");
@@ -150,7 +150,7 @@ fn clocks_are_kept_by_the_runner() {
         2,
     );
     cfg.margin = Duration::from_millis(50);
-    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
     assert_eq!(report.tally.wins, 2, "{:?}", report.games);
     assert!(
         report
@@ -174,7 +174,7 @@ fn adjudication_on_agreed_scores() {
         draw: None,
         win: Some((500, 2)),
     };
-    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
     for g in &report.games {
         assert_eq!(g.record.outcome, Outcome::RedWins, "{:?}", g.record);
         assert_eq!(g.record.reason, "adjudicated: both engines see Red winning");
@@ -187,11 +187,46 @@ fn adjudication_on_agreed_scores() {
         draw: Some((0, 10, 2)),
         win: None,
     };
-    let report = matches::run(&cfg, |_, _| {}).unwrap();
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
     assert!(
         report
             .games
             .iter()
             .all(|g| g.record.outcome == Outcome::Draw)
     );
+}
+
+#[test]
+fn an_interrupted_match_resumes_from_its_pgn() {
+    let cfg = config(
+        [chariot_engine("one"), chariot_engine("two")],
+        Limit::Depth(1),
+        6,
+    );
+    let full = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    // Keep only the games of rounds 1, 2 and 4, as if the match had stopped there.
+    let kept: Vec<_> = full
+        .games
+        .iter()
+        .filter(|g| [0, 1, 3].contains(&g.index))
+        .cloned()
+        .collect();
+    let text: String = kept.iter().map(|g| matches::pgn_game(&cfg, g)).collect();
+    let previous = matches::parse_pgn(&cfg, &text).unwrap();
+    assert_eq!(previous.len(), 3);
+    for (a, b) in previous.iter().zip(&kept) {
+        assert_eq!(
+            (a.index, a.red, a.record.outcome),
+            (b.index, b.red, b.record.outcome)
+        );
+        assert_eq!(a.record.moves, b.record.moves);
+    }
+    let played = std::sync::Mutex::new(Vec::new());
+    let resumed =
+        matches::run(&cfg, previous, |g, _| played.lock().unwrap().push(g.index)).unwrap();
+    let mut new_rounds = played.into_inner().unwrap();
+    new_rounds.sort();
+    assert_eq!(new_rounds, [2, 4, 5], "only the missing rounds are played");
+    assert_eq!(resumed.games.len(), 6);
+    assert_eq!(resumed.tally.games(), 6);
 }

@@ -56,9 +56,13 @@ pub struct MatchArgs {
     /// Write a JSON summary (tally, Elo, LOS, SPRT, reasons) to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
-    /// Write every game to this PGN file.
+    /// Write every game to this PGN file as it finishes.
     #[arg(long)]
     pub pgn: Option<std::path::PathBuf>,
+    /// Continue an interrupted match: the games already in the --pgn file count and are not
+    /// played again.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
     /// Stop when the SPRT decides: elo0,elo1[,alpha,beta] (defaults 0.05, 0.05).
     #[arg(long)]
     pub sprt: Option<String>,

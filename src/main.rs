@@ -288,23 +288,54 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
     ];
-    let report = matches::run(&config, |g, r| {
-        let red = &names[g.red];
-        let black = &names[1 - g.red];
-        let elo = r
-            .tally
-            .elo()
-            .map_or("-".to_string(), |(e, err)| format!("{e:+.0} +- {err:.0}"));
-        println!(
-            "game {:>4}: {red} (red) vs {black}: {} ({})   W/D/L {}-{}-{}  Elo {elo}",
-            g.index + 1,
-            g.record.outcome.pgn(),
-            g.record.reason,
-            r.tally.wins,
-            r.tally.draws,
-            r.tally.losses
-        );
-    })?;
+    // Games already played (resume), and the PGN file each new game is appended to at once,
+    // so an interrupted match loses no finished game.
+    let mut previous = Vec::new();
+    let pgn_file = match &args.pgn {
+        None => None,
+        Some(path) => {
+            if args.resume && path.exists() {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                previous = matches::parse_pgn(&config, &text)?;
+                println!("resuming: {} games already played", previous.len());
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(args.resume)
+                .write(true)
+                .truncate(!args.resume)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(std::sync::Mutex::new(file))
+        }
+    };
+    let report = matches::run(
+        &config,
+        previous,
+        |g: &matches::PlayedGame, r: &matches::MatchReport| {
+            if let Some(file) = &pgn_file {
+                use std::io::Write;
+                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = file.write_all(matches::pgn_game(&config, g).as_bytes());
+                let _ = file.flush();
+            }
+            let red = &names[g.red];
+            let black = &names[1 - g.red];
+            let elo = r.tally.elo().map_or("-".to_string(), |(e, err)| {
+                format!("{:+.0} +- {err:.0}", if e.abs() < 0.5 { 0.0 } else { e })
+            });
+            println!(
+                "game {:>4}: {red} (red) vs {black}: {} ({})   W/D/L {}-{}-{}  Elo {elo}",
+                g.index + 1,
+                g.record.outcome.pgn(),
+                g.record.reason,
+                r.tally.wins,
+                r.tally.draws,
+                r.tally.losses
+            );
+        },
+    )?;
     let t = report.tally;
     println!();
     println!("{} vs {}: {} games", names[0], names[1], t.games());
@@ -342,10 +373,6 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
     }
     if let Some(path) = &args.json {
         std::fs::write(path, matches::json_summary(&config, &report))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    if let Some(path) = &args.pgn {
-        std::fs::write(path, matches::pgn(&config, &report))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())

@@ -89,18 +89,48 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
     Ok(PlayedGame { index, red, record })
 }
 
-/// Plays the match; `on_game` sees each game as it finishes (for progress output).
+/// Adds a finished game to the report (tally and SPRT); returns whether the SPRT has decided.
+fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> bool {
+    let first_won = match game.record.outcome {
+        Outcome::Draw => None,
+        Outcome::RedWins => Some(game.red == 0),
+        Outcome::BlackWins => Some(game.red == 1),
+    };
+    match first_won {
+        Some(true) => report.tally.wins += 1,
+        Some(false) => report.tally.losses += 1,
+        None => report.tally.draws += 1,
+    }
+    report.games.push(game);
+    let Some(sprt) = config.sprt else {
+        return false;
+    };
+    let verdict = sprt.verdict(&report.tally);
+    report.sprt = Some((sprt.llr(&report.tally), verdict));
+    verdict != SprtVerdict::Continue
+}
+
+/// Plays the match; `on_game` sees each game as it finishes (for progress output and the
+/// PGN file). `previous` are games already played (resuming from a PGN): they count, and their
+/// rounds are not played again.
 pub fn run(
     config: &MatchConfig,
+    previous: Vec<PlayedGame>,
     on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
 ) -> Result<MatchReport, String> {
     if config.openings.is_empty() {
         return Err("no opening positions".into());
     }
     let total = config.games.div_ceil(2) * 2;
+    let done: std::collections::HashSet<usize> = previous.iter().map(|g| g.index).collect();
+    let mut start = MatchReport::default();
+    let mut decided = false;
+    for game in previous {
+        decided |= record(config, &mut start, game);
+    }
     let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let report = Mutex::new(MatchReport::default());
+    let stop = AtomicBool::new(decided);
+    let report = Mutex::new(start);
     let error: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.max(1) {
@@ -113,28 +143,16 @@ pub fn run(
                     if index >= total {
                         return;
                     }
+                    if done.contains(&index) {
+                        continue;
+                    }
                     match play_one(config, index) {
                         Ok(game) => {
                             let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
-                            let first_won = match game.record.outcome {
-                                Outcome::Draw => None,
-                                Outcome::RedWins => Some(game.red == 0),
-                                Outcome::BlackWins => Some(game.red == 1),
-                            };
-                            match first_won {
-                                Some(true) => r.tally.wins += 1,
-                                Some(false) => r.tally.losses += 1,
-                                None => r.tally.draws += 1,
+                            if record(config, &mut r, game) {
+                                stop.store(true, Ordering::Relaxed);
                             }
-                            if let Some(sprt) = config.sprt {
-                                let verdict = sprt.verdict(&r.tally);
-                                r.sprt = Some((sprt.llr(&r.tally), verdict));
-                                if verdict != SprtVerdict::Continue {
-                                    stop.store(true, Ordering::Relaxed);
-                                }
-                            }
-                            r.games.push(game);
-                            let last = r.games.last().expect("just pushed");
+                            let last = r.games.last().expect("just recorded");
                             on_game(last, &r);
                         }
                         Err(e) => {
@@ -157,8 +175,13 @@ pub fn run(
 
 /// The games as PGN, with the xiangqi variant, start FEN, result reason and ICCS moves.
 pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
+    report.games.iter().map(|g| pgn_game(config, g)).collect()
+}
+
+/// One game as PGN.
+pub fn pgn_game(config: &MatchConfig, g: &PlayedGame) -> String {
     let mut out = String::new();
-    for g in &report.games {
+    {
         let (red, black) = (&config.engines[g.red].name, &config.engines[1 - g.red].name);
         let r = &g.record;
         out.push_str(&format!(
@@ -184,6 +207,71 @@ pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
         out.push_str("\n\n");
     }
     out
+}
+
+/// Reads back games written by `pgn_game` (to resume a match). Games whose players are not
+/// the configured engines are refused.
+pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, String> {
+    let mut games = Vec::new();
+    for chunk in text.split("[Event ").skip(1) {
+        let tag = |name: &str| -> Option<String> {
+            let start = chunk.find(&format!("[{name} \""))? + name.len() + 3;
+            let end = chunk[start..].find('"')? + start;
+            Some(chunk[start..end].to_string())
+        };
+        let broken = || {
+            format!(
+                "a game in the PGN is incomplete: {}",
+                chunk.lines().next().unwrap_or("")
+            )
+        };
+        let round: usize = tag("Round")
+            .and_then(|r| r.parse().ok())
+            .ok_or_else(broken)?;
+        let red_name = tag("Red").ok_or_else(broken)?;
+        let red = config
+            .engines
+            .iter()
+            .position(|e| e.name == red_name)
+            .ok_or_else(|| format!("the PGN's engine '{red_name}' is not in this match"))?;
+        let outcome = match tag("Result").ok_or_else(broken)?.as_str() {
+            "1-0" => Outcome::RedWins,
+            "0-1" => Outcome::BlackWins,
+            "1/2-1/2" => Outcome::Draw,
+            other => {
+                return Err(format!(
+                    "round {round}: result '{other}' is not a finished game"
+                ));
+            }
+        };
+        let start_fen = tag("FEN").ok_or_else(broken)?;
+        let reason = tag("Termination").unwrap_or_default();
+        let mut pos = Position::from_fen(&start_fen).map_err(|e| format!("round {round}: {e}"))?;
+        let mut moves = Vec::new();
+        let body = chunk.split("\n\n").nth(1).ok_or_else(broken)?;
+        for token in body.split_whitespace() {
+            if token.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&token) {
+                continue;
+            }
+            let mv = pos
+                .parse_move(token)
+                .map_err(|e| format!("round {round}: {e}"))?;
+            pos.make_move(mv);
+            moves.push(mv);
+        }
+        let record = GameRecord {
+            start_fen,
+            moves,
+            outcome,
+            reason,
+        };
+        games.push(PlayedGame {
+            index: round - 1,
+            red,
+            record,
+        });
+    }
+    Ok(games)
 }
 
 /// The match result as one JSON object (for scripts).
