@@ -13,8 +13,23 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// Shell tools write with `println!`, which panics when the reader goes away (`| head`). Like
+/// other Unix tools they should just end quietly, so they get the default SIGPIPE action back
+/// (Rust ignores SIGPIPE). The engine protocol keeps ignoring it: its writer handles errors.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; it only restores the
+    // default disposition of one signal, which no other code here relies on.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.command.is_some() {
+        quiet_on_closed_pipe();
+    }
     let result = match cli.command {
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Bench(args)) => run_bench(args),
