@@ -396,26 +396,19 @@ impl Engine {
                 Some(n) => self.options.move_overhead_ms = n,
                 None => bad(self),
             },
-            "ponder" => match flag(value) {
-                Some(b) => self.options.ponder = b,
-                None => bad(self),
-            },
-            "usemillisec" => match flag(value) {
-                Some(b) => self.options.use_millisec = b,
-                None => bad(self),
-            },
-            "batch" => match flag(value) {
-                Some(b) => self.options.batch = b,
-                None => bad(self),
-            },
-            "debug" => match flag(value) {
-                Some(b) => self.options.debug = b,
-                None => bad(self),
-            },
-            "ucishowwdl" => match flag(value) {
-                Some(b) => self.options.show_wdl = b,
-                None => bad(self),
-            },
+            "ponder" | "usemillisec" | "batch" | "debug" | "ucishowwdl" => {
+                let field = match key.as_str() {
+                    "ponder" => &mut self.options.ponder,
+                    "usemillisec" => &mut self.options.use_millisec,
+                    "batch" => &mut self.options.batch,
+                    "debug" => &mut self.options.debug,
+                    _ => &mut self.options.show_wdl,
+                };
+                match flag(value) {
+                    Some(b) => *field = b,
+                    None => bad(self),
+                }
+            }
             "newgame" | "clearhash" => {
                 self.pool.clear();
                 self.banned.clear();

@@ -15,6 +15,7 @@ pub mod tt;
 use crate::core::{Move, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
 use crate::position::Position;
+use crate::position::repetition::{CycleVerdict, judge_cycle};
 use history::{Histories, PieceTo};
 use params::SearchParams;
 use picker::MovePicker;
@@ -610,15 +611,11 @@ impl Worker {
     /// Scores a repeated position by the rules: a side that checked on every move of the cycle
     /// (and was not checked back on every move) loses; anything else is a draw.
     fn repetition_value(&self, distance: usize, ply: usize) -> Value {
-        let n = self.pos.game_ply();
         let checked = |index: usize| self.checks.get(index).copied().unwrap_or(false);
-        // Positions n, n-2, ...: the side to move now faced the opponent's moves.
-        let opponent_always_checked = (0..distance).step_by(2).all(|k| checked(n - k));
-        let we_always_checked = (1..distance).step_by(2).all(|k| checked(n - k));
-        match (opponent_always_checked, we_always_checked) {
-            (true, false) => RULE_WIN - ply_value(ply),
-            (false, true) => -RULE_WIN + ply_value(ply),
-            _ => 0,
+        match judge_cycle(self.pos.game_ply(), distance, checked) {
+            CycleVerdict::SideToMoveWins => RULE_WIN - ply_value(ply),
+            CycleVerdict::SideToMoveLoses => -RULE_WIN + ply_value(ply),
+            CycleVerdict::Draw => 0,
         }
     }
 

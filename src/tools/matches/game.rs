@@ -10,6 +10,7 @@
 use super::engine::{Engine, Failure, GoLimit};
 use crate::core::{Color, Move, PieceKind};
 use crate::position::Position;
+use crate::position::repetition::{CycleVerdict, judge_cycle};
 use std::time::Duration;
 
 /// Who won.
@@ -123,19 +124,13 @@ pub fn judge(pos: &Position, checks: &[bool]) -> Option<(Outcome, String)> {
         .filter(|&d| keys[keys.len() - d] == pos.key())
         .collect();
     if earlier.len() >= 2 {
-        let distance = earlier[0];
-        let n = keys.len();
         let checked = |i: usize| checks.get(i).copied().unwrap_or(false);
-        // Positions n, n-2, …: the side to move faced the opponent's moves.
-        let opponent_checks = (0..distance).step_by(2).all(|k| checked(n - k));
-        let mover_checks = (1..distance).step_by(2).all(|k| checked(n - k));
-        return Some(match (opponent_checks, mover_checks) {
-            (true, false) => (Outcome::win_for(mover), "perpetual check".to_string()),
-            (false, true) => (
-                Outcome::win_for(mover.opponent()),
-                "perpetual check".to_string(),
-            ),
-            _ => (Outcome::Draw, "repetition".to_string()),
+        return Some(match judge_cycle(keys.len(), earlier[0], checked) {
+            CycleVerdict::SideToMoveWins => (Outcome::win_for(mover), "perpetual check".into()),
+            CycleVerdict::SideToMoveLoses => {
+                (Outcome::win_for(mover.opponent()), "perpetual check".into())
+            }
+            CycleVerdict::Draw => (Outcome::Draw, "repetition".into()),
         });
     }
     if pos.halfmove_clock() >= crate::search::NO_CAPTURE_LIMIT {
