@@ -2,8 +2,9 @@
 //! misbehave in each way the referee must score.
 
 use chariot::position::Position;
+use chariot::rules::{GameResult, GameState, Rules, judge};
 use chariot::tools::matches::engine::{EngineConfig, Protocol};
-use chariot::tools::matches::game::{Adjudication, Limit, Outcome, judge};
+use chariot::tools::matches::game::{Adjudication, Limit};
 use chariot::tools::matches::{self, MatchConfig};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -28,6 +29,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         hang: Duration::from_secs(1),
         adjudication: Default::default(),
         sprt: None,
+        rules: Default::default(),
     }
 }
 
@@ -63,15 +65,13 @@ fn a_match_between_two_chariots_finishes_and_its_pgn_replays() {
     for g in &report.games {
         // Every move legal, and a rules ending agrees with the judge.
         let mut pos = Position::from_fen(&g.record.start_fen).unwrap();
-        let mut checks = vec![pos.in_check()];
         for &mv in &g.record.moves {
             assert!(pos.is_legal(mv), "game {}: {mv}", g.index);
             pos.make_move(mv);
-            checks.push(pos.in_check());
         }
-        if let Some((outcome, reason)) = judge(&pos, &checks) {
+        if let GameState::Over(verdict) = judge(&pos, &Rules::default()) {
             assert_eq!(
-                (outcome, reason),
+                (verdict.result, verdict.reason.describe().to_string()),
                 (g.record.outcome, g.record.reason.clone())
             );
         } else {
@@ -128,9 +128,9 @@ fn misbehaving_engines_lose_with_the_right_reason() {
             assert_eq!(g.record.reason, format!("{name} {reason}"), "{name}");
             let fake_red = g.red == 1;
             let expected = if fake_red {
-                Outcome::BlackWins
+                GameResult::BlackWins
             } else {
-                Outcome::RedWins
+                GameResult::RedWins
             };
             assert_eq!(g.record.outcome, expected, "{name}");
         }
@@ -176,7 +176,7 @@ fn adjudication_on_agreed_scores() {
     };
     let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
     for g in &report.games {
-        assert_eq!(g.record.outcome, Outcome::RedWins, "{:?}", g.record);
+        assert_eq!(g.record.outcome, GameResult::RedWins, "{:?}", g.record);
         assert_eq!(g.record.reason, "adjudicated: both engines see Red winning");
         assert!(g.record.moves.len() <= 10, "{}", g.record.moves.len());
     }
@@ -192,7 +192,7 @@ fn adjudication_on_agreed_scores() {
         report
             .games
             .iter()
-            .all(|g| g.record.outcome == Outcome::Draw)
+            .all(|g| g.record.outcome == GameResult::Draw)
     );
 }
 

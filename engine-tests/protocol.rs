@@ -351,6 +351,73 @@ fn banmoves_probe_and_draw_offers() {
     assert!(!won.last().unwrap().contains("draw"), "{won:?}");
 }
 
+#[test]
+fn repetition_rules_are_options_in_both_dialects() {
+    // After a red chariot chased the black cannon, stepping back repeats the chase: a win for
+    // Black under the Asian rules, nothing under the simple ones.
+    let chase = "position fen 4k4/9/2c6/9/9/9/9/1R7/9/5K3 w - - 0 1 moves b2c2 c7b7 c2b2 b7c7 b2c2";
+    let score = |lines: &[String]| -> i32 {
+        let info = lines
+            .iter()
+            .rev()
+            .find(|l| l.contains(" score "))
+            .expect("an info line with a score");
+        let mut words = info.split_whitespace();
+        words.find(|w| *w == "score");
+        let next = words.next().unwrap();
+        let value = if next == "cp" {
+            words.next().unwrap()
+        } else {
+            next
+        };
+        value.parse().unwrap()
+    };
+    let mut e = Engine::start();
+    e.send("ucci");
+    let hello = e.expect("ucciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option repetition type combo default asian"))
+    );
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option drawmoves type spin"))
+    );
+    e.send(chase);
+    e.send("go depth 5");
+    let asian = e.expect("bestmove");
+    assert_eq!(bestmove_of(&asian), "c7b7");
+    assert!(score(&asian) > 10_000, "{asian:?}");
+    e.send("setoption repetition simple");
+    e.send(chase);
+    e.send("go depth 5");
+    let simple = e.expect("bestmove");
+    assert!(score(&simple) < 10_000, "{simple:?}");
+    e.send("setoption repetition martian");
+    e.expect("info string error");
+    e.send("setoption drawmoves lots");
+    e.expect("info string error");
+
+    let mut e = Engine::start();
+    e.send("uci");
+    let hello = e.expect("uciok");
+    assert!(
+        hello
+            .iter()
+            .any(|l| l.starts_with("option name Repetition Rule type combo"))
+    );
+    e.send("setoption name Repetition Rule value chinese");
+    e.send("setoption name Draw Moves value 0");
+    e.send("isready");
+    e.expect("readyok");
+    e.send(chase);
+    e.send("go depth 5");
+    let chinese = e.expect("bestmove");
+    assert!(score(&chinese) > 10_000, "{chinese:?}");
+}
+
 /// Runs the binary with `input` as its whole standard input; returns what it printed.
 fn run_piped(input: &[u8]) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))

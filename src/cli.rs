@@ -19,6 +19,56 @@ pub enum Command {
     Analyze(AnalyzeArgs),
     /// Play games between two UCCI/UCI engines and report W/D/L, Elo and SPRT.
     Match(MatchArgs),
+    /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
+    Judge(JudgeArgs),
+}
+
+/// The rules a game is judged by.
+#[derive(Args, Debug, Clone)]
+pub struct RuleArgs {
+    /// Repetition rules: asian (AXF/WXF), chinese (CXA) or simple (only perpetual check loses).
+    #[arg(long, default_value = "asian")]
+    pub rules: String,
+    /// The no-capture limit in moves per side (60, 50, …) or 'off'.
+    #[arg(long, default_value = "60")]
+    pub move_limit: String,
+    /// The occurrence of a position that ends the game by repetition (2 to 9).
+    #[arg(long, default_value_t = 3)]
+    pub occurrences: u32,
+}
+
+impl RuleArgs {
+    pub fn rules(&self) -> Result<chariot::rules::Rules, String> {
+        if !(2..=9).contains(&self.occurrences) {
+            return Err(format!(
+                "--occurrences {} is out of range (2 to 9)",
+                self.occurrences
+            ));
+        }
+        Ok(chariot::rules::Rules {
+            set: self.rules.parse()?,
+            occurrences: self.occurrences,
+            move_limit: chariot::rules::parse_move_limit(&self.move_limit)?,
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct JudgeArgs {
+    /// The start position as FEN, or `startpos`.
+    #[arg(long, default_value = "startpos", conflicts_with = "pgn")]
+    pub fen: String,
+    /// Moves played from it (ICCS such as h2e2, WXF or Chinese).
+    #[arg(long, num_args = 1.., conflicts_with = "pgn")]
+    pub moves: Vec<String>,
+    /// Judge every game of this PGN file instead (its FEN tags and moves).
+    #[arg(long)]
+    pub pgn: Option<std::path::PathBuf>,
+    /// One JSON object per game instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 #[derive(Args, Debug)]
@@ -77,6 +127,8 @@ pub struct MatchArgs {
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 #[derive(Args, Debug)]
@@ -119,6 +171,8 @@ pub struct AnalyzeArgs {
     /// Draw the board with Chinese glyphs and write the PV in Chinese notation.
     #[arg(long)]
     pub glyphs: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 /// A position given on the command line: a FEN (or `startpos`) and moves played from it.

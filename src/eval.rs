@@ -284,7 +284,12 @@ pub fn evaluate_with(pos: &Position, acc: &Accumulator) -> Value {
     } else {
         -score
     };
-    side_score + TEMPO
+    // Never exactly 0: the search reserves that score for draws by the rules (see
+    // `search::is_rule_value`).
+    match side_score + TEMPO {
+        0 => 1,
+        value => value,
+    }
 }
 
 /// A small bonus for having the move.

@@ -35,6 +35,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Analyze(args)) => run_analyze(args),
         Some(Command::Match(args)) => run_match(args),
+        Some(Command::Judge(args)) => run_judge(args),
         None => {
             chariot::protocol::run(
                 std::io::BufReader::new(std::io::stdin()),
@@ -146,11 +147,60 @@ fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
         nodes: args.nodes,
         time,
         multipv: args.multipv.max(1),
+        rules: args.rules.rules()?,
         ..Limits::default()
     };
     let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, 65536));
     let reporter = Arc::new(AnalyzeReporter::new(&pos, style));
     pool.search_sync(&pos, limits, reporter);
+    Ok(())
+}
+
+fn run_judge(args: cli::JudgeArgs) -> Result<(), String> {
+    use chariot::tools::{judge, pgn};
+    let rules = args.rules.rules()?;
+    let parse_fen = |fen: &str| -> Result<Position, String> {
+        if fen.trim().eq_ignore_ascii_case("startpos") {
+            Ok(Position::startpos())
+        } else {
+            Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))
+        }
+    };
+    let Some(path) = &args.pgn else {
+        let start = parse_fen(&args.fen)?;
+        let game = judge::judge_moves(&start, &args.moves, &rules)?;
+        if args.json {
+            println!("{}", judge::json_report(1, &game));
+        } else {
+            print!("{}", judge::text_report("", &game));
+        }
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let games = pgn::read_games(&text);
+    if games.is_empty() {
+        return Err(format!("{} holds no PGN game", path.display()));
+    }
+    let mut failed = 0;
+    for (i, game) in games.iter().enumerate() {
+        let judged = parse_fen(game.fen().unwrap_or("startpos"))
+            .and_then(|start| judge::judge_moves(&start, &game.moves, &rules));
+        match judged {
+            Ok(j) if args.json => println!("{}", judge::json_report(i + 1, &j)),
+            Ok(j) => print!("{}", judge::text_report(&format!("game {}", i + 1), &j)),
+            Err(e) => {
+                failed += 1;
+                eprintln!("chariot: game {} (line {}): {e}", i + 1, game.line);
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(format!(
+            "{failed} of {} games could not be judged",
+            games.len()
+        ));
+    }
     Ok(())
 }
 
@@ -298,6 +348,7 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
         margin: Duration::from_millis(args.margin),
         hang: Duration::from_secs(60),
         sprt,
+        rules: args.rules.rules()?,
     };
     let names = [
         config.engines[0].name.clone(),

@@ -8,7 +8,6 @@
 pub mod fen;
 pub mod movegen;
 pub mod notation;
-pub mod repetition;
 pub mod see;
 
 use crate::board::attacks::{

@@ -14,6 +14,7 @@ pub mod output;
 use crate::core::{Color, Move};
 use crate::eval::evaluate;
 use crate::position::Position;
+use crate::rules::Rules;
 use crate::search::threads::SearchPool;
 use crate::search::timeman::{self, Clock};
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, mate_in_moves};
@@ -36,6 +37,10 @@ const MAX_MULTIPV: usize = 128;
 const MAX_OVERHEAD_MS: u64 = 5_000;
 /// `go perft` runs on the controller thread; deeper counts belong to `chariot perft`.
 const MAX_PERFT_DEPTH: u32 = 6;
+/// Largest no-capture limit the `drawmoves` option takes (moves per side; 0 = no limit).
+const MAX_DRAW_MOVES: u64 = 1000;
+/// The rule sets, as a combo option lists them.
+const RULE_SET_VARS: &str = "var asian var chinese var simple";
 
 /// The options a GUI can set.
 #[derive(Clone, Debug)]
@@ -49,6 +54,7 @@ struct Options {
     batch: bool,
     debug: bool,
     show_wdl: bool,
+    rules: Rules,
 }
 
 impl Default for Options {
@@ -63,6 +69,7 @@ impl Default for Options {
             batch: false,
             debug: false,
             show_wdl: false,
+            rules: Rules::default(),
         }
     }
 }
@@ -305,6 +312,12 @@ impl Engine {
                 out.line(&format!(
                     "option moveoverhead type spin min 0 max {MAX_OVERHEAD_MS} default 30"
                 ));
+                out.line(&format!(
+                    "option repetition type combo default asian {RULE_SET_VARS}"
+                ));
+                out.line(&format!(
+                    "option drawmoves type spin min 0 max {MAX_DRAW_MOVES} default 60"
+                ));
                 out.line("option newgame type button");
                 out.line("ucciok");
             }
@@ -327,6 +340,12 @@ impl Engine {
                 out.line("option name Clear Hash type button");
                 out.line("option name UCI_Variant type combo default xiangqi var xiangqi");
                 out.line("option name UCI_ShowWDL type check default false");
+                out.line(&format!(
+                    "option name Repetition Rule type combo default asian {RULE_SET_VARS}"
+                ));
+                out.line(&format!(
+                    "option name Draw Moves type spin default 60 min 0 max {MAX_DRAW_MOVES}"
+                ));
                 out.line("uciok");
             }
         }
@@ -409,6 +428,15 @@ impl Engine {
                     None => bad(self),
                 }
             }
+            "repetition" | "repetitionrule" | "rules" => match value.unwrap_or("").parse() {
+                Ok(set) => self.options.rules.set = set,
+                Err(e) => self.error(&format!("option {name}: {e}")),
+            },
+            "drawmoves" | "movelimit" => match spin(value, 0, MAX_DRAW_MOVES) {
+                Some(0) => self.options.rules.move_limit = None,
+                Some(n) => self.options.rules.move_limit = Some(n as u32 * 2),
+                None => bad(self),
+            },
             "newgame" | "clearhash" => {
                 self.pool.clear();
                 self.banned.clear();
@@ -578,6 +606,7 @@ impl Engine {
             search_moves,
             ban_moves: self.banned.clone(),
             multipv: self.options.multipv,
+            rules: self.options.rules,
         };
         self.draw_offered = Arc::new(AtomicBool::new(go.draw));
         self.answered = Arc::new(AtomicBool::new(false));

@@ -15,7 +15,7 @@ pub mod tt;
 use crate::core::{Move, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
 use crate::position::Position;
-use crate::position::repetition::{CycleVerdict, judge_cycle};
+use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo};
 use params::SearchParams;
 use picker::MovePicker;
@@ -34,8 +34,18 @@ pub const MATE_BOUND: Value = MATE - MAX_PLY as Value;
 pub const INFINITE: Value = MATE + 1;
 /// A win by the repetition rules (the opponent's perpetual check), below any mate score.
 pub const RULE_WIN: Value = 20_000;
-/// Plies without a capture after which the game is drawn (60 moves per side).
-pub const NO_CAPTURE_LIMIT: u32 = 120;
+/// The score of a draw by the rules. The evaluation never returns it, so a stored score equal
+/// to it always comes from a rule (repetition, move limit, material) somewhere below.
+pub const DRAW: Value = 0;
+
+/// Does this score come from the rules of the game rather than the board: a draw, or a win or
+/// loss by a repetition verdict? Such scores depend on the moves that led to the position, so
+/// the transposition table keeps them only for move ordering, never for a cut-off (a position
+/// reached by another path may have another value).
+#[inline]
+pub fn is_rule_value(value: Value) -> bool {
+    value == DRAW || (RULE_WIN - MAX_PLY as Value..=RULE_WIN).contains(&value.abs())
+}
 
 /// A ply count as a score offset.
 #[inline]
@@ -75,6 +85,8 @@ pub struct Limits {
     /// Never these root moves.
     pub ban_moves: Vec<Move>,
     pub multipv: usize,
+    /// The rules repetitions and the no-capture limit are scored by.
+    pub rules: Rules,
 }
 
 /// One iteration's (or one PV line's) report.
@@ -229,8 +241,6 @@ pub struct Worker {
     stack: Vec<Frame>,
     /// Material and square sums per ply, updated move by move (`eval::Accumulator`).
     accs: Vec<Accumulator>,
-    /// Whether the side to move was in check, for every game ply up to the current node.
-    checks: Vec<bool>,
     pv: Vec<Vec<Move>>,
     root_moves: Vec<RootMove>,
     root_depth: i32,
@@ -252,7 +262,6 @@ impl Worker {
             params,
             stack: vec![Frame::default(); MAX_PLY + 4],
             accs: vec![Accumulator::default(); MAX_PLY + 4],
-            checks: Vec::new(),
             pv: vec![Vec::new(); MAX_PLY + 2],
             root_moves: Vec::new(),
             root_depth: 0,
@@ -312,14 +321,6 @@ impl Worker {
                 pv: vec![mv],
             })
             .collect();
-        // Replay the game to learn, for every position, whether its side to move was in check.
-        let mut replay = pos.clone();
-        let mut flags = vec![replay.in_check()];
-        while replay.unmake_move().is_some() {
-            flags.push(replay.in_check());
-        }
-        flags.reverse();
-        self.checks = flags;
     }
 
     fn report_nodes(&self, shared: &SharedState) {
@@ -523,13 +524,10 @@ impl Worker {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
-        let in_check = self.pos.in_check();
         self.stack[0] = Frame {
             static_eval: evaluate_with(&self.pos, &self.accs[0]),
             ..Frame::default()
         };
-        self.checks.truncate(self.pos.game_ply());
-        self.checks.push(in_check);
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
@@ -608,15 +606,21 @@ impl Worker {
         head[ply].extend_from_slice(&tail[0]);
     }
 
-    /// Scores a repeated position by the rules: a side that checked on every move of the cycle
-    /// (and was not checked back on every move) loses; anything else is a draw.
-    fn repetition_value(&self, distance: usize, ply: usize) -> Value {
-        let checked = |index: usize| self.checks.get(index).copied().unwrap_or(false);
-        match judge_cycle(self.pos.game_ply(), distance, checked) {
+    /// Scores a position that repeats one `distance` plies back by the rules judge's verdict
+    /// on the cycle (found by key first, so the cycle is classified only here): a forced rule
+    /// loss is a loss, not a draw. A single repetition counts, as if the cycle went on.
+    fn repetition_value(&mut self, distance: usize, ply: usize) -> Value {
+        match cycle_verdict(&mut self.pos, distance, self.limits.rules.set) {
             CycleVerdict::SideToMoveWins => RULE_WIN - ply_value(ply),
             CycleVerdict::SideToMoveLoses => -RULE_WIN + ply_value(ply),
-            CycleVerdict::Draw => 0,
+            CycleVerdict::Draw => DRAW,
         }
+    }
+
+    /// Is the game drawn here by the no-capture limit or for want of attacking material?
+    fn rule_draw(&self) -> bool {
+        let limit = self.limits.rules.move_limit;
+        limit.is_some_and(|l| self.pos.halfmove_clock() >= l) || insufficient_material(&self.pos)
     }
 
     /// May the side to move try a null move? Not when only pawns, advisors and elephants are
@@ -653,16 +657,13 @@ impl Worker {
         let in_check = self.stack[ply]
             .known_check
             .unwrap_or_else(|| self.pos.in_check());
-        let game_ply = self.pos.game_ply();
-        self.checks.truncate(game_ply);
-        self.checks.push(in_check);
 
-        // 2. Game rules: repetition, the no-capture limit, the ply limit.
+        // 2. Game rules: repetition, the no-capture limit, material, the ply limit.
         if let Some(distance) = self.pos.repetition_distance() {
             return self.repetition_value(distance, ply);
         }
-        if self.pos.halfmove_clock() >= NO_CAPTURE_LIMIT {
-            return 0;
+        if self.rule_draw() {
+            return DRAW;
         }
         if ply >= MAX_PLY - 2 {
             return if in_check {
@@ -690,7 +691,7 @@ impl Worker {
                 Bound::Lower => value >= beta,
                 Bound::Upper => value <= alpha,
             };
-            if !pv_node && e.depth >= depth && usable {
+            if !pv_node && e.depth >= depth && usable && !is_rule_value(value) {
                 return value;
             }
         }
@@ -951,7 +952,7 @@ impl Worker {
                 Bound::Lower => value >= beta,
                 Bound::Upper => value <= alpha,
             };
-            if usable {
+            if usable && !is_rule_value(value) {
                 return value;
             }
         }

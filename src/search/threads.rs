@@ -156,7 +156,16 @@ fn run_job(worker: &mut Worker, job: &Job) {
         .filter_map(|_| job.helper_results.1.recv().ok())
         .collect();
     let mut result = result_of(worker, &job.shared);
-    let chosen = vote(&outcome_of(worker), &helpers);
+    let main = outcome_of(worker);
+    let chosen = vote(&main, &helpers);
+    // Of the threads that chose that move, the deepest one's line is reported: a helper that
+    // completed the last iteration knows it better than a main thread stopped one short.
+    let chosen = std::iter::once(&main)
+        .chain(helpers.iter())
+        .filter(|o| o.best == chosen.best && o.depth >= chosen.depth)
+        .max_by_key(|o| o.depth)
+        .cloned()
+        .unwrap_or(chosen);
     // The chosen thread's line (its move, or the same move seen deeper) is the answer.
     if chosen.best.is_some() && (chosen.best != result.best || chosen.depth > result.depth) {
         result.best = chosen.best;

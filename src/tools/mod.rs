@@ -1,6 +1,8 @@
-//! Shell tools built on the library: perft, bench, analyze, and the start of match.
+//! Shell tools built on the library: perft, bench, analyze, judge and match.
 
 pub mod analyze;
 pub mod bench;
+pub mod judge;
 pub mod matches;
 pub mod perft;
+pub mod pgn;

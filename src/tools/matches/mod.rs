@@ -13,8 +13,9 @@ pub mod game;
 pub mod stats;
 
 use crate::position::Position;
+use crate::rules::{GameResult, Rules};
 use engine::{Engine, EngineConfig};
-use game::{GameRecord, Limit, Outcome};
+use game::{GameRecord, Limit};
 use stats::{Sprt, SprtVerdict, Tally};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -36,6 +37,8 @@ pub struct MatchConfig {
     pub hang: Duration,
     pub adjudication: game::Adjudication,
     pub sprt: Option<Sprt>,
+    /// The rules the referee judges by.
+    pub rules: Rules,
 }
 
 /// One finished game, with who played Red.
@@ -75,15 +78,7 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
     let mut second = Engine::start(&config.engines[1 - red], timeout)?;
     first.new_game(timeout)?;
     second.new_game(timeout)?;
-    let record = game::play(
-        opening,
-        &mut first,
-        &mut second,
-        config.limit,
-        config.margin,
-        config.hang,
-        config.adjudication,
-    );
+    let record = game::play(opening, &mut first, &mut second, config);
     first.quit();
     second.quit();
     Ok(PlayedGame { index, red, record })
@@ -92,9 +87,9 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
 /// Adds a finished game to the report (tally and SPRT); returns whether the SPRT has decided.
 fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> bool {
     let first_won = match game.record.outcome {
-        Outcome::Draw => None,
-        Outcome::RedWins => Some(game.red == 0),
-        Outcome::BlackWins => Some(game.red == 1),
+        GameResult::Draw => None,
+        GameResult::RedWins => Some(game.red == 0),
+        GameResult::BlackWins => Some(game.red == 1),
     };
     match first_won {
         Some(true) => report.tally.wins += 1,
@@ -235,9 +230,9 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
             .position(|e| e.name == red_name)
             .ok_or_else(|| format!("the PGN's engine '{red_name}' is not in this match"))?;
         let outcome = match tag("Result").ok_or_else(broken)?.as_str() {
-            "1-0" => Outcome::RedWins,
-            "0-1" => Outcome::BlackWins,
-            "1/2-1/2" => Outcome::Draw,
+            "1-0" => GameResult::RedWins,
+            "0-1" => GameResult::BlackWins,
+            "1/2-1/2" => GameResult::Draw,
             other => {
                 return Err(format!(
                     "round {round}: result '{other}' is not a finished game"
