@@ -5,22 +5,18 @@ use chariot::position::Position;
 use chariot::rules::{GameResult, GameState, Rules, judge};
 use chariot::tools::matches::engine::{EngineConfig, Protocol};
 use chariot::tools::matches::game::{Adjudication, Limit};
-use chariot::tools::matches::{self, MatchConfig};
+use chariot::tools::matches::{self, MatchConfig, Schedule};
 use std::path::PathBuf;
 use std::time::Duration;
 
 fn chariot_engine(name: &str) -> EngineConfig {
-    EngineConfig {
-        name: name.into(),
-        command: env!("CARGO_BIN_EXE_chariot").into(),
-        protocol: Protocol::Auto,
-        options: Vec::new(),
-    }
+    EngineConfig::new(name, env!("CARGO_BIN_EXE_chariot"))
 }
 
 fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig {
     MatchConfig {
-        engines,
+        engines: engines.into(),
+        schedule: Schedule::RoundRobin,
         limit,
         games,
         openings: vec![Position::startpos()],
@@ -42,12 +38,9 @@ fn fake_engine(name: &str, on_go: &str) -> EngineConfig {
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'id name {name}'; echo ucciok ;;\n    isready*) echo readyok ;;\n    go*) {on_go} ;;\n    quit*) exit 0 ;;\n  esac\ndone\n"
     );
     std::fs::write(&path, script).unwrap();
-    EngineConfig {
-        name: name.into(),
-        command: format!("sh {}", path.display()),
-        protocol: Protocol::Ucci,
-        options: Vec::new(),
-    }
+    let mut engine = EngineConfig::new(name, &format!("sh {}", path.display()));
+    engine.protocol = Protocol::Ucci;
+    engine
 }
 
 #[test]
@@ -81,25 +74,19 @@ fn a_match_between_two_chariots_finishes_and_its_pgn_replays() {
     let pgn = matches::pgn(&cfg, &report);
     assert_eq!(pgn.matches("[Event ").count(), 4);
     assert!(pgn.contains("[Variant \"xiangqi\"]"));
-    // The PGN's moves replay from its FEN.
-    for game in pgn.split("[Event ").skip(1) {
-        let fen = game
-            .split("[FEN \"")
-            .nth(1)
-            .unwrap()
-            .split('"')
-            .next()
-            .unwrap();
-        let moves = game.split("\n\n").nth(1).unwrap();
-        let mut pos = Position::from_fen(fen).unwrap();
-        for token in moves.split_whitespace() {
-            if token.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&token) {
-                continue;
-            }
-            let mv = pos
-                .parse_move(token)
-                .unwrap_or_else(|e| panic!("{token}: {e}"));
-            pos.make_move(mv);
+    // The PGN re-parses: its moves replay from its FEN, the judge agrees with its result, and
+    // the engines' scores ride along as comments.
+    let games = chariot::tools::pgn::read_games(&pgn);
+    assert_eq!(games.len(), 4);
+    assert!(pgn.contains('{'), "scores as comments");
+    for (game, played) in games.iter().zip(&report.games) {
+        let start = Position::from_fen(game.fen().unwrap()).unwrap();
+        let (state, plies, _) =
+            chariot::rules::judge_game(&start, &game.moves, &Rules::default()).unwrap();
+        assert_eq!(plies, played.record.moves.len());
+        assert_eq!(game.result.as_deref(), Some(played.record.outcome.pgn()));
+        if let GameState::Over(v) = state {
+            assert_eq!(v.result, played.record.outcome);
         }
     }
 }
@@ -229,4 +216,160 @@ fn an_interrupted_match_resumes_from_its_pgn() {
     assert_eq!(new_rounds, [2, 4, 5], "only the missing rounds are played");
     assert_eq!(resumed.games.len(), 6);
     assert_eq!(resumed.tally.games(), 6);
+}
+
+#[test]
+fn round_robin_and_gauntlet_of_three_engines() {
+    let engines = vec![
+        chariot_engine("one"),
+        chariot_engine("two"),
+        chariot_engine("three"),
+    ];
+    let mut cfg = config(
+        [chariot_engine("x"), chariot_engine("y")],
+        Limit::Depth(1),
+        2,
+    );
+    cfg.engines = engines;
+    cfg.concurrency = 3;
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    assert_eq!(report.games.len(), 6, "three pairings of two games");
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        let h = report.head_to_head(a, b);
+        assert_eq!(h.games(), 2, "{a} v {b}");
+        // Colours swapped within the pairing.
+        assert!(report.games.iter().any(|g| (g.red, g.black) == (a, b)));
+        assert!(report.games.iter().any(|g| (g.red, g.black) == (b, a)));
+    }
+    let standings = report.standings(3);
+    assert!(standings.iter().all(|t| t.games() == 4));
+    let points: f64 = standings.iter().map(|t| t.score() * 4.0).sum();
+    assert_eq!(points, 6.0, "every game hands out one point");
+    let text = matches::summary_text(&cfg, &report);
+    assert!(
+        text.contains("rank engine") && text.contains("two vs three"),
+        "{text}"
+    );
+    let json = matches::json_summary(&cfg, &report);
+    assert_eq!(json.matches("\"engine\":").count(), 3, "{json}");
+
+    cfg.schedule = Schedule::Gauntlet;
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    assert_eq!(report.games.len(), 4);
+    assert!(report.games.iter().all(|g| g.red == 0 || g.black == 0));
+    assert_eq!(
+        report.tally.games(),
+        4,
+        "the first engine played every game"
+    );
+}
+
+#[test]
+fn per_engine_limits_and_working_directories() {
+    let dir = std::env::temp_dir().join(format!("chariot-wd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("go.log");
+    // The fake logs its directory and each `go` line, then plays an illegal move.
+    let mut fake = fake_engine(
+        "logger",
+        &format!(
+            "pwd >> {0}; echo \"$line\" >> {0}; echo 'bestmove a0a9'",
+            log.display()
+        ),
+    );
+    fake.dir = Some(dir.clone());
+    fake.limit = Some(Limit::Nodes(1234));
+    let cfg = config([chariot_engine("chariot"), fake], Limit::Depth(1), 2);
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    assert_eq!(report.tally.wins, 2);
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.contains("go nodes 1234"), "{logged}");
+    assert!(!logged.contains("go depth"), "{logged}");
+    let canonical = dir.canonicalize().unwrap();
+    assert!(
+        logged
+            .lines()
+            .any(|l| std::path::Path::new(l).canonicalize().ok().as_ref() == Some(&canonical)),
+        "{logged}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn ctrl_c_stops_the_match_and_resume_completes_it() {
+    let dir = std::env::temp_dir().join(format!("chariot-int-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pgn = dir.join("games.pgn");
+    let exe = env!("CARGO_BIN_EXE_chariot");
+    let args = |resume: bool| {
+        let mut a = vec![
+            "match".to_string(),
+            "--engine".into(),
+            format!("A={exe}"),
+            "--engine".into(),
+            format!("B={exe}"),
+            "--depth".into(),
+            "4".into(),
+            "--games".into(),
+            "8".into(),
+            "--concurrency".into(),
+            "1".into(),
+            "--no-progress".into(),
+            "--pgn".into(),
+            pgn.display().to_string(),
+        ];
+        if resume {
+            a.push("--resume".into());
+        }
+        a
+    };
+    let count = || {
+        std::fs::read_to_string(&pgn)
+            .map(|t| t.matches("[Event ").count())
+            .unwrap_or(0)
+    };
+    let mut child = std::process::Command::new(exe)
+        .args(args(false))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while count() < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: sends SIGINT to the child we started and still own.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "an interrupted match ends normally");
+    let partial = count();
+    assert!(
+        (2..8).contains(&partial),
+        "{partial} games before the interrupt"
+    );
+    let out = std::process::Command::new(exe)
+        .args(args(true))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        count(),
+        8,
+        "the resumed match ends with all games, none twice"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let mut rounds: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("[Round \""))
+        .collect();
+    rounds.sort();
+    rounds.dedup();
+    assert_eq!(rounds.len(), 8);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -18,7 +18,7 @@ pub enum Command {
     /// Analyse one position: each iteration's score and principal variation.
     Analyze(AnalyzeArgs),
     /// Play games between two UCCI/UCI engines and report W/D/L, Elo and SPRT.
-    Match(MatchArgs),
+    Match(Box<MatchArgs>),
     /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
     Judge(JudgeArgs),
 }
@@ -73,16 +73,31 @@ pub struct JudgeArgs {
 
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine as NAME=COMMAND (a shell command line); give exactly two.
+    /// An engine as NAME=COMMAND (a shell command line); two for a match, more for a round
+    /// robin (or a gauntlet with --gauntlet).
     #[arg(long = "engine", required = true, num_args = 1)]
     pub engines: Vec<String>,
     /// An engine option as NAME.OPTION=VALUE (e.g. B.Threads=2), set after the handshake.
     #[arg(long = "option", num_args = 1)]
     pub options: Vec<String>,
-    /// Protocol: auto (try UCCI, then UCI), ucci or uci.
+    /// Protocol of every engine: auto (try UCCI, then UCI), ucci or uci.
     #[arg(long, default_value = "auto")]
     pub protocol: String,
-    /// Games to play (played in pairs, colours swapped).
+    /// One engine's protocol, as NAME=auto|ucci|uci.
+    #[arg(long = "engine-protocol", num_args = 1)]
+    pub engine_protocols: Vec<String>,
+    /// One engine's working directory, as NAME=DIR.
+    #[arg(long = "dir", num_args = 1)]
+    pub dirs: Vec<String>,
+    /// One engine's own limit, as NAME=tc=BASE+INC, NAME=depth=D, NAME=nodes=N or
+    /// NAME=movetime=MS.
+    #[arg(long = "limit", num_args = 1)]
+    pub limits: Vec<String>,
+    /// With three or more engines: the first plays each of the others (default: everyone
+    /// plays everyone).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Games per pairing (played in pairs, colours swapped).
     #[arg(long, default_value_t = 2)]
     pub games: usize,
     /// Fixed depth per move.
@@ -97,13 +112,20 @@ pub struct MatchArgs {
     /// Time control BASE+INC in seconds, fractions allowed (e.g. 10+0.1).
     #[arg(long)]
     pub tc: Option<String>,
-    /// A file of opening FENs, one per line ('#' comments); default: the start position.
-    #[arg(long)]
-    pub openings: Option<std::path::PathBuf>,
-    /// Games played at once.
+    /// Openings: 'builtin' (the shipped suite of opening-theory positions), 'startpos', or a
+    /// file of FEN/EPD lines, move lists or PGN games.
+    #[arg(long, default_value = "builtin")]
+    pub openings: String,
+    /// Opening order: sequential or random (shuffled with --seed).
+    #[arg(long, default_value = "sequential")]
+    pub opening_order: String,
+    /// Seed of the random opening order.
     #[arg(long, default_value_t = 1)]
-    pub concurrency: usize,
-    /// Write a JSON summary (tally, Elo, LOS, SPRT, reasons) to this file.
+    pub seed: u64,
+    /// Games played at once (default: the cores divided by the threads per engine).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Write a JSON summary (tally, Elo, LOS, SPRT, reasons, standings) to this file.
     #[arg(long)]
     pub json: Option<std::path::PathBuf>,
     /// Write every game to this PGN file as it finishes.
@@ -127,6 +149,9 @@ pub struct MatchArgs {
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
+    /// No live progress bar (a line per game is printed either way).
+    #[arg(long)]
+    pub no_progress: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
 }

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => run_perft(args),
         Some(Command::Bench(args)) => run_bench(args),
         Some(Command::Analyze(args)) => run_analyze(args),
-        Some(Command::Match(args)) => run_match(args),
+        Some(Command::Match(args)) => run_match(*args),
         Some(Command::Judge(args)) => run_judge(args),
         None => {
             chariot::protocol::run(
@@ -205,46 +205,94 @@ fn run_judge(args: cli::JudgeArgs) -> Result<(), String> {
 }
 
 fn run_match(args: cli::MatchArgs) -> Result<(), String> {
-    use chariot::tools::matches::{self, MatchConfig, engine, game::Limit, stats};
-    if args.engines.len() != 2 {
-        return Err(format!(
-            "give exactly two --engine NAME=COMMAND, not {}",
-            args.engines.len()
-        ));
-    }
-    let protocol = match args.protocol.to_ascii_lowercase().as_str() {
-        "auto" => engine::Protocol::Auto,
-        "ucci" => engine::Protocol::Ucci,
-        "uci" => engine::Protocol::Uci,
-        other => return Err(format!("unknown protocol '{other}' (auto, ucci or uci)")),
+    use chariot::tools::matches::{self, PlayedGame};
+    let config = match_config(&args)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    // Games already played (resume), and the PGN file each new game is appended to at once,
+    // so an interrupted match loses no finished game.
+    let mut previous = Vec::new();
+    let pgn_file = match &args.pgn {
+        None => None,
+        Some(path) => {
+            if args.resume && path.exists() {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                previous = matches::parse_pgn(&config, &text)?;
+                println!("resuming: {} games already played", previous.len());
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(args.resume)
+                .write(true)
+                .truncate(!args.resume)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(std::sync::Mutex::new(file))
+        }
     };
-    let config_of = |text: &String| -> Result<engine::EngineConfig, String> {
-        let (name, command) = text
-            .split_once('=')
-            .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
-            .ok_or_else(|| format!("--engine '{text}': expected NAME=COMMAND"))?;
-        Ok(engine::EngineConfig {
-            name: name.trim().to_string(),
-            command: command.trim().to_string(),
-            protocol,
-            options: Vec::new(),
-        })
+    // Ctrl-C: the first lets the games in progress end, the second abandons them, a third
+    // gives up at once.
+    let _ = ctrlc::set_handler(|| match matches::interrupt() {
+        1 => eprintln!(
+            "\ninterrupted: finishing the games in progress (Ctrl-C again to abandon them)"
+        ),
+        2 => eprintln!("\nabandoning the games in progress"),
+        _ => std::process::exit(130),
+    });
+    let total = config.total_games() as u64;
+    let bar = if args.no_progress {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(total)
     };
-    let mut engines = [config_of(&args.engines[0])?, config_of(&args.engines[1])?];
-    for text in &args.options {
-        let parsed = text.split_once('.').and_then(|(engine, rest)| {
-            let (key, value) = rest.split_once('=')?;
-            Some((engine.trim(), key.trim(), value.trim()))
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
+            .expect("a valid template"),
+    );
+    bar.set_position(previous.len() as u64);
+    let report = matches::run(&config, previous, |g: &PlayedGame, r| {
+        if let Some(file) = &pgn_file {
+            use std::io::Write;
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = file.write_all(matches::pgn_game(&config, g).as_bytes());
+            let _ = file.flush();
+        }
+        let t = r.tally;
+        let so_far = format!(
+            "{} W/D/L {}-{}-{}  Elo {}",
+            names[0],
+            t.wins,
+            t.draws,
+            t.losses,
+            matches::elo_short(&t)
+        );
+        bar.suspend(|| {
+            println!(
+                "game {:>4}: {} (red) vs {}: {} ({})   {so_far}",
+                g.index + 1,
+                names[g.red],
+                names[g.black],
+                g.record.outcome.pgn(),
+                g.record.reason,
+            )
         });
-        let Some((engine, key, value)) = parsed.filter(|(_, k, _)| !k.is_empty()) else {
-            return Err(format!("--option '{text}': expected NAME.OPTION=VALUE"));
-        };
-        let target = engines
-            .iter_mut()
-            .find(|e| e.name == engine)
-            .ok_or_else(|| format!("--option '{text}': no engine named '{engine}'"))?;
-        target.options.push((key.to_string(), value.to_string()));
+        bar.set_position(r.games.len() as u64);
+        bar.set_message(so_far);
+    })?;
+    bar.finish_and_clear();
+    println!();
+    print!("{}", matches::summary_text(&config, &report));
+    if let Some(path) = &args.json {
+        std::fs::write(path, matches::json_summary(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
+    Ok(())
+}
+
+/// One limit: `tc=BASE+INC` (seconds, fractions allowed), `depth=D`, `nodes=N` or
+/// `movetime=MS`.
+fn parse_limit(spec: &str) -> Result<chariot::tools::matches::game::Limit, String> {
+    use chariot::tools::matches::game::Limit;
     let seconds = |t: &str| -> Result<Duration, String> {
         t.trim()
             .parse::<f64>()
@@ -253,35 +301,129 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
             .map(Duration::from_secs_f64)
             .ok_or_else(|| format!("'{t}' is not a number of seconds"))
     };
-    let limit =
-        match (args.depth, args.nodes, args.movetime, &args.tc) {
-            (Some(d), None, None, None) if (1..=64).contains(&d) => Limit::Depth(d),
-            (None, Some(n), None, None) if n > 0 => Limit::Nodes(n),
-            (None, None, Some(ms), None) if ms > 0 => Limit::MoveTime(Duration::from_millis(ms)),
-            (None, None, None, Some(tc)) => {
-                let (base, inc) = tc.split_once('+').unwrap_or((tc.as_str(), "0"));
-                Limit::Clock {
-                    base: seconds(base)?,
-                    increment: seconds(inc)?,
-                }
+    let (kind, value) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("limit '{spec}': expected tc=, depth=, nodes= or movetime="))?;
+    let number = |v: &str| v.trim().parse::<u64>().ok().filter(|&n| n > 0);
+    match kind.trim() {
+        "tc" => {
+            let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+            let (base, increment) = (seconds(base)?, seconds(inc)?);
+            if base.is_zero() && increment.is_zero() {
+                return Err(format!("limit '{spec}': the clock would be empty"));
             }
-            _ => return Err(
-                "give exactly one limit: --depth 1..64, --nodes N, --movetime MS or --tc BASE+INC"
+            Ok(Limit::Clock { base, increment })
+        }
+        "depth" => match number(value) {
+            Some(d) if d <= 64 => Ok(Limit::Depth(d as u32)),
+            _ => Err(format!("limit '{spec}': depth 1 to 64")),
+        },
+        "nodes" => number(value)
+            .map(Limit::Nodes)
+            .ok_or_else(|| format!("limit '{spec}': a positive node count")),
+        "movetime" => number(value)
+            .map(|ms| Limit::MoveTime(Duration::from_millis(ms)))
+            .ok_or_else(|| format!("limit '{spec}': a positive number of milliseconds")),
+        other => Err(format!("limit '{spec}': unknown kind '{other}'")),
+    }
+}
+
+/// Builds the match configuration from the command line, or says what is wrong with it.
+fn match_config(args: &cli::MatchArgs) -> Result<chariot::tools::matches::MatchConfig, String> {
+    use chariot::tools::matches::{MatchConfig, Schedule, engine, openings, stats};
+    if args.engines.len() < 2 {
+        return Err("give at least two --engine NAME=COMMAND".into());
+    }
+    let protocol_of = |text: &str| match text.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(engine::Protocol::Auto),
+        "ucci" => Ok(engine::Protocol::Ucci),
+        "uci" => Ok(engine::Protocol::Uci),
+        other => Err(format!("unknown protocol '{other}' (auto, ucci or uci)")),
+    };
+    let protocol = protocol_of(&args.protocol)?;
+    let mut engines = args
+        .engines
+        .iter()
+        .map(|text| {
+            let (name, command) = text
+                .split_once('=')
+                .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
+                .ok_or_else(|| format!("--engine '{text}': expected NAME=COMMAND"))?;
+            let mut e = engine::EngineConfig::new(name.trim(), command.trim());
+            e.protocol = protocol;
+            Ok(e)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    // NAME=REST for the per-engine flags.
+    fn split_named<'a>(
+        engines: &'a mut [engine::EngineConfig],
+        flag: &str,
+        text: &'a str,
+        separator: char,
+    ) -> Result<(&'a mut engine::EngineConfig, &'a str), String> {
+        let (name, rest) = text
+            .split_once(separator)
+            .filter(|(n, r)| !n.trim().is_empty() && !r.trim().is_empty())
+            .ok_or_else(|| format!("--{flag} '{text}': expected NAME{separator}VALUE"))?;
+        let name = name.trim();
+        let target = engines
+            .iter_mut()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("--{flag} '{text}': no engine named '{name}'"))?;
+        Ok((target, rest.trim()))
+    }
+    for text in &args.options {
+        let (target, rest) = split_named(&mut engines, "option", text, '.')?;
+        let (key, value) = rest
+            .split_once('=')
+            .filter(|(k, _)| !k.trim().is_empty())
+            .ok_or_else(|| format!("--option '{text}': expected NAME.OPTION=VALUE"))?;
+        target
+            .options
+            .push((key.trim().to_string(), value.trim().to_string()));
+    }
+    for text in &args.engine_protocols {
+        let (target, rest) = split_named(&mut engines, "engine-protocol", text, '=')?;
+        target.protocol = protocol_of(rest)?;
+    }
+    for text in &args.dirs {
+        let (target, rest) = split_named(&mut engines, "dir", text, '=')?;
+        let dir = std::path::PathBuf::from(rest);
+        if !dir.is_dir() {
+            return Err(format!(
+                "--dir '{text}': {} is not a directory",
+                dir.display()
+            ));
+        }
+        target.dir = Some(dir);
+    }
+    for text in &args.limits {
+        let (target, rest) = split_named(&mut engines, "limit", text, '=')?;
+        target.limit = Some(parse_limit(rest)?);
+    }
+    let global = [
+        args.depth.map(|d| format!("depth={d}")),
+        args.nodes.map(|n| format!("nodes={n}")),
+        args.movetime.map(|ms| format!("movetime={ms}")),
+        args.tc.as_ref().map(|tc| format!("tc={tc}")),
+    ];
+    let given: Vec<&String> = global.iter().flatten().collect();
+    let limit = match given.as_slice() {
+        [one] => parse_limit(one)?,
+        [] if engines.iter().all(|e| e.limit.is_some()) => parse_limit("depth=1")?,
+        _ => {
+            return Err(
+                "give exactly one limit: --depth D, --nodes N, --movetime MS or --tc BASE+INC"
                     .into(),
-            ),
-        };
-    let openings = match &args.openings {
-        None => vec![Position::startpos()],
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            text.lines()
-                .map(str::trim)
-                .filter(|l| !l.is_empty() && !l.starts_with('#'))
-                .map(|l| Position::from_fen(l).map_err(|e| format!("opening '{l}': {e}")))
-                .collect::<Result<Vec<_>, _>>()?
+            );
         }
     };
+    let order = match args.opening_order.to_ascii_lowercase().as_str() {
+        "sequential" => openings::Order::Sequential,
+        "random" => openings::Order::Random(args.seed),
+        other => return Err(format!("--opening-order '{other}': sequential or random")),
+    };
+    let openings = openings::arrange(openings::load(&args.openings)?, order);
     let sprt = match &args.sprt {
         None => None,
         Some(text) => {
@@ -325,7 +467,7 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
         }
         Ok(v)
     };
-    let mut adjudication = matches::game::Adjudication::default();
+    let mut adjudication = chariot::tools::matches::game::Adjudication::default();
     if let Some(text) = &args.draw_adjudication {
         let v = numbers("draw-adjudication", text, 3)?;
         adjudication.draw = Some((
@@ -338,108 +480,37 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
         let v = numbers("win-adjudication", text, 2)?;
         adjudication.win = Some((v[0].clamp(1, 100_000) as i32, v[1].max(1) as usize));
     }
+    // By default as many games at once as the cores allow, given each engine's threads.
+    let threads = engines
+        .iter()
+        .flat_map(|e| &e.options)
+        .filter(|(k, _)| k.eq_ignore_ascii_case("threads"))
+        .filter_map(|(_, v)| v.parse::<usize>().ok())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let concurrency = args
+        .concurrency
+        .unwrap_or((cores / threads).max(1))
+        .clamp(1, 64);
     let config = MatchConfig {
         adjudication,
         engines,
+        schedule: if args.gauntlet {
+            Schedule::Gauntlet
+        } else {
+            Schedule::RoundRobin
+        },
         limit,
         games: args.games.max(1),
         openings,
-        concurrency: args.concurrency.clamp(1, 64),
+        concurrency,
         margin: Duration::from_millis(args.margin),
         hang: Duration::from_secs(60),
         sprt,
         rules: args.rules.rules()?,
     };
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
-    // Games already played (resume), and the PGN file each new game is appended to at once,
-    // so an interrupted match loses no finished game.
-    let mut previous = Vec::new();
-    let pgn_file = match &args.pgn {
-        None => None,
-        Some(path) => {
-            if args.resume && path.exists() {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                previous = matches::parse_pgn(&config, &text)?;
-                println!("resuming: {} games already played", previous.len());
-            }
-            let file = std::fs::OpenOptions::new()
-                .create(true)
-                .append(args.resume)
-                .write(true)
-                .truncate(!args.resume)
-                .open(path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            Some(std::sync::Mutex::new(file))
-        }
-    };
-    let report = matches::run(
-        &config,
-        previous,
-        |g: &matches::PlayedGame, r: &matches::MatchReport| {
-            if let Some(file) = &pgn_file {
-                use std::io::Write;
-                let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-                let _ = file.write_all(matches::pgn_game(&config, g).as_bytes());
-                let _ = file.flush();
-            }
-            let red = &names[g.red];
-            let black = &names[1 - g.red];
-            let elo = r.tally.elo().map_or("-".to_string(), |(e, err)| {
-                format!("{:+.0} +- {err:.0}", if e.abs() < 0.5 { 0.0 } else { e })
-            });
-            println!(
-                "game {:>4}: {red} (red) vs {black}: {} ({})   W/D/L {}-{}-{}  Elo {elo}",
-                g.index + 1,
-                g.record.outcome.pgn(),
-                g.record.reason,
-                r.tally.wins,
-                r.tally.draws,
-                r.tally.losses
-            );
-        },
-    )?;
-    let t = report.tally;
-    println!();
-    println!("{} vs {}: {} games", names[0], names[1], t.games());
-    println!(
-        "W/D/L {}/{}/{}  score {:.1}%  draws {:.1}%",
-        t.wins,
-        t.draws,
-        t.losses,
-        100.0 * t.score(),
-        100.0 * t.draw_ratio()
-    );
-    match t.elo() {
-        Some((elo, err)) => {
-            let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
-            println!(
-                "Elo {elo:+.1} +- {err:.1} (95%)  LOS {:.1}%",
-                100.0 * t.los()
-            )
-        }
-        None => println!(
-            "Elo not bounded yet (score {:.0}%)  LOS {:.1}%",
-            100.0 * t.score(),
-            100.0 * t.los()
-        ),
-    }
-    for (reason, n) in report.reasons() {
-        println!("  {n:>4} x {reason}");
-    }
-    if let (Some(s), Some((llr, verdict))) = (config.sprt, report.sprt) {
-        let (lo, hi) = s.bounds();
-        println!(
-            "SPRT elo0={} elo1={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}",
-            s.elo0, s.elo1
-        );
-    }
-    if let Some(path) = &args.json {
-        std::fs::write(path, matches::json_summary(&config, &report))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
-    Ok(())
+    config.validate()?;
+    Ok(config)
 }

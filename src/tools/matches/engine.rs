@@ -27,6 +27,24 @@ pub struct EngineConfig {
     pub protocol: Protocol,
     /// Options to set after the handshake, as (name, value).
     pub options: Vec<(String, String)>,
+    /// The directory to start it in (default: the runner's).
+    pub dir: Option<std::path::PathBuf>,
+    /// Its own time control or fixed limit, instead of the match's.
+    pub limit: Option<super::game::Limit>,
+}
+
+impl EngineConfig {
+    /// An engine started by a shell command line, with no options.
+    pub fn new(name: &str, command: &str) -> EngineConfig {
+        EngineConfig {
+            name: name.to_string(),
+            command: command.to_string(),
+            protocol: Protocol::Auto,
+            options: Vec::new(),
+            dir: None,
+            limit: None,
+        }
+    }
 }
 
 /// Why an engine failed to produce a move.
@@ -38,6 +56,8 @@ pub enum Failure {
     Crashed,
     /// `nobestmove` or `bestmove (none)` with legal moves available.
     NoMove,
+    /// The match was interrupted (a second Ctrl-C): the game is abandoned, not scored.
+    Aborted,
 }
 
 /// The limits of one `go`.
@@ -114,6 +134,9 @@ impl Engine {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
+        if let Some(dir) = &config.dir {
+            command.current_dir(dir);
+        }
         // Its own process group, so ending it ends whatever the command line started.
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut command, 0);
@@ -181,8 +204,13 @@ impl Engine {
     /// seen on the way are remembered in `last_score`.
     fn wait_for(&mut self, prefixes: &[&str], deadline: Instant) -> Result<String, Failure> {
         loop {
+            if super::aborting() {
+                return Err(Failure::Aborted);
+            }
+            // Wake up now and then to notice an interrupted match.
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let nap = left.min(Duration::from_millis(100));
+            match self.lines.recv_timeout(nap) {
                 Ok(line) => {
                     if prefixes.iter().any(|p| line.starts_with(p)) {
                         return Ok(line);
@@ -191,7 +219,8 @@ impl Engine {
                         self.last_score = Some(score);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Timeout) if nap == left => return Err(Failure::Timeout),
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Err(Failure::Crashed),
             }
         }

@@ -75,6 +75,8 @@ impl Adjudication {
 pub struct GameRecord {
     pub start_fen: String,
     pub moves: Vec<Move>,
+    /// The score the mover reported with each move, from Red's point of view (centipawns).
+    pub scores: Vec<Option<i32>>,
     pub outcome: GameResult,
     pub reason: String,
 }
@@ -82,100 +84,109 @@ pub struct GameRecord {
 /// Longest game before it is adjudicated a draw.
 const MAX_PLIES: usize = 600;
 
-/// Plays one game from `start`: `red` and `black` are the engines; the match configuration
-/// gives the limits, the clock margin, the hang timeout, adjudication and the rules.
+/// Plays one game from `start`: `red` and `black` are the engines, `limits` their limits (Red's
+/// first); the match configuration gives the clock margin, the hang timeout, adjudication and
+/// the rules. `None` when the game was abandoned because the match was interrupted.
 pub fn play(
     start: &Position,
     red: &mut Engine,
     black: &mut Engine,
+    limits: [Limit; 2],
     config: &super::MatchConfig,
-) -> GameRecord {
-    let (limit, margin, hang) = (config.limit, config.margin, config.hang);
+) -> Option<GameRecord> {
+    let (margin, hang) = (config.margin, config.hang);
     let (adjudication, rules) = (config.adjudication, &config.rules);
     let start_fen = start.to_fen();
     let mut pos = start.clone();
     let mut moves: Vec<Move> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
-    let (base, increment) = match limit {
+    let clock_of = |limit: Limit| match limit {
         Limit::Clock { base, increment } => (base, increment),
         _ => (Duration::ZERO, Duration::ZERO),
     };
-    let mut clocks = [base, base];
+    let increments = [clock_of(limits[0]).1, clock_of(limits[1]).1];
+    let mut clocks = [clock_of(limits[0]).0, clock_of(limits[1]).0];
     // Each ply's reported score, from Red's point of view.
     let mut scores: Vec<Option<i32>> = Vec::new();
-    let finish = |moves: Vec<Move>, outcome: GameResult, reason: String| GameRecord {
-        start_fen: start_fen.clone(),
-        moves,
-        outcome,
-        reason,
+    let finish = |moves: Vec<Move>, scores: Vec<Option<i32>>, outcome, reason| {
+        Some(GameRecord {
+            start_fen: start_fen.clone(),
+            moves,
+            scores,
+            outcome,
+            reason,
+        })
     };
     loop {
         if let GameState::Over(verdict) = judge(&pos, rules) {
-            return finish(moves, verdict.result, verdict.reason.describe().to_string());
+            let reason = verdict.reason.describe().to_string();
+            return finish(moves, scores, verdict.result, reason);
         }
         if let Some((outcome, reason)) = adjudication.verdict(moves.len(), &scores) {
-            return finish(moves, outcome, reason);
+            return finish(moves, scores, outcome, reason);
         }
         if moves.len() >= MAX_PLIES {
-            return finish(
-                moves,
-                GameResult::Draw,
-                format!("adjudicated after {MAX_PLIES} plies"),
-            );
+            let reason = format!("adjudicated after {MAX_PLIES} plies");
+            return finish(moves, scores, GameResult::Draw, reason);
         }
         let side = pos.side_to_move();
         let (engine, me, other) = match side {
             Color::Red => (&mut *red, 0, 1),
             Color::Black => (&mut *black, 1, 0),
         };
+        let limit = limits[me];
         let (go, allowed) = match limit {
             Limit::Depth(d) => (GoLimit::Depth(d), hang),
             Limit::Nodes(n) => (GoLimit::Nodes(n), hang),
             Limit::MoveTime(t) => (GoLimit::MoveTime(t), t + margin),
-            Limit::Clock { .. } => (
-                GoLimit::Clock {
+            Limit::Clock { .. } => {
+                // An opponent without a clock is shown one like ours.
+                let (opp, opp_inc) = match limits[other] {
+                    Limit::Clock { .. } => (clocks[other], increments[other]),
+                    _ => (clocks[me], increments[me]),
+                };
+                let go = GoLimit::Clock {
                     own: clocks[me],
-                    own_inc: increment,
-                    opp: clocks[other],
-                    opp_inc: increment,
+                    own_inc: increments[me],
+                    opp,
+                    opp_inc,
                     red: side == Color::Red,
-                },
-                clocks[me] + margin,
-            ),
+                };
+                (go, clocks[me] + margin)
+            }
         };
         let name = engine.name.clone();
         let loser_reason = |what: &str| format!("{name} {what}");
         let outcome_against = GameResult::win_for(side.opponent());
         match engine.go(&start_fen, &texts, go, allowed) {
+            Err(Failure::Aborted) => return None,
             Err(Failure::Timeout) => {
                 let what = if matches!(limit, Limit::Depth(_) | Limit::Nodes(_)) {
                     "hung (no move)"
                 } else {
                     "lost on time"
                 };
-                return finish(moves, outcome_against, loser_reason(what));
+                return finish(moves, scores, outcome_against, loser_reason(what));
             }
             Err(Failure::Crashed) => {
-                return finish(moves, outcome_against, loser_reason("crashed"));
+                return finish(moves, scores, outcome_against, loser_reason("crashed"));
             }
             Err(Failure::NoMove) => {
-                return finish(moves, outcome_against, loser_reason("gave no move"));
+                return finish(moves, scores, outcome_against, loser_reason("gave no move"));
             }
             Ok((text, used, score)) => {
-                scores.push(score.map(|v| if side == Color::Red { v } else { -v }));
                 if let Limit::Clock { .. } = limit {
                     if used > clocks[me] + margin {
-                        return finish(moves, outcome_against, loser_reason("lost on time"));
+                        let reason = loser_reason("lost on time");
+                        return finish(moves, scores, outcome_against, reason);
                     }
-                    clocks[me] = clocks[me].saturating_sub(used) + increment;
+                    clocks[me] = clocks[me].saturating_sub(used) + increments[me];
                 }
                 let Ok(mv) = pos.parse_move(&text) else {
-                    return finish(
-                        moves,
-                        outcome_against,
-                        loser_reason(&format!("played an illegal move ({text})")),
-                    );
+                    let reason = loser_reason(&format!("played an illegal move ({text})"));
+                    return finish(moves, scores, outcome_against, reason);
                 };
+                scores.push(score.map(|v| if side == Color::Red { v } else { -v }));
                 pos.make_move(mv);
                 moves.push(mv);
                 texts.push(mv.to_string());

@@ -1,15 +1,18 @@
-//! `chariot match`: games between two engines, refereed by Chariot's own rules code.
+//! `chariot match`: games between two or more engines, refereed by Chariot's own rules judge.
 //!
-//! Each opening is played twice with colours swapped; each game gets fresh engine processes
-//! (so a crashed engine is simply restarted); games run `concurrency` at a time. The first
-//! engine's wins, draws and losses give the Elo estimate, and an optional SPRT stops the match
-//! as soon as it is decided.
+//! Two engines play head to head; more play a round robin (every pair meets) or a gauntlet
+//! (the first engine against each of the others). Every pairing plays the same openings, each
+//! twice with colours swapped. Each game gets fresh engine processes (so a crashed engine is
+//! simply restarted); games run `concurrency` at a time. The first engine's wins, draws and
+//! losses give the Elo estimate and the optional SPRT; a table ranks all engines.
 //!
-//! This is the first part of the match-runner issue: round robins, adjudication by score, the
-//! progress bar, resuming from a PGN and the opening suite come next.
+//! A first Ctrl-C (see [`interrupt`]) lets the games in progress finish and starts no new one;
+//! a second abandons them. Finished games are in the PGN file, and `--resume` plays only the
+//! missing ones.
 
 pub mod engine;
 pub mod game;
+pub mod openings;
 pub mod stats;
 
 use crate::position::Position;
@@ -22,13 +25,26 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+/// How the engines are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Schedule {
+    /// Every engine meets every other (two engines: a plain match).
+    #[default]
+    RoundRobin,
+    /// The first engine meets each of the others.
+    Gauntlet,
+}
+
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    pub engines: [EngineConfig; 2],
+    pub engines: Vec<EngineConfig>,
+    pub schedule: Schedule,
+    /// The limit of every engine without its own.
     pub limit: Limit,
-    /// Games to play (rounded up to whole pairs of games per opening).
+    /// Games per pairing (rounded up to whole pairs of games per opening).
     pub games: usize,
+    /// Start positions, in the order they are played.
     pub openings: Vec<Position>,
     pub concurrency: usize,
     /// Extra time an engine may overrun its clock before it loses on time.
@@ -36,27 +52,115 @@ pub struct MatchConfig {
     /// How long a depth- or node-limited move may take before the engine counts as hung.
     pub hang: Duration,
     pub adjudication: game::Adjudication,
+    /// Only for two engines.
     pub sprt: Option<Sprt>,
     /// The rules the referee judges by.
     pub rules: Rules,
 }
 
-/// One finished game, with who played Red.
+/// Who plays game `index`, and from which opening.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GamePlan {
+    pub red: usize,
+    pub black: usize,
+    pub opening: usize,
+}
+
+impl MatchConfig {
+    /// The pairs of engines that meet, by index.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        match self.schedule {
+            Schedule::Gauntlet => (1..n).map(|j| (0, j)).collect(),
+            Schedule::RoundRobin => (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect(),
+        }
+    }
+
+    pub fn games_per_pairing(&self) -> usize {
+        self.games.max(1).div_ceil(2) * 2
+    }
+
+    pub fn total_games(&self) -> usize {
+        self.pairings().len() * self.games_per_pairing()
+    }
+
+    /// Game `index`: pairings one after the other; within one, each opening twice, the first
+    /// engine of the pair with Red first.
+    pub fn plan(&self, index: usize) -> GamePlan {
+        let per = self.games_per_pairing();
+        let (a, b) = self.pairings()[index / per];
+        let k = index % per;
+        let (red, black) = if k % 2 == 0 { (a, b) } else { (b, a) };
+        GamePlan {
+            red,
+            black,
+            opening: (k / 2) % self.openings.len().max(1),
+        }
+    }
+
+    /// The limit engine `engine` plays with.
+    pub fn limit_of(&self, engine: usize) -> Limit {
+        self.engines[engine].limit.unwrap_or(self.limit)
+    }
+
+    /// Checks what `run` relies on.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.engines.len() < 2 {
+            return Err("a match needs at least two engines".into());
+        }
+        let mut names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        names.sort();
+        if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("two engines are named '{}'", w[0]));
+        }
+        if self.openings.is_empty() {
+            return Err("no opening positions".into());
+        }
+        if self.sprt.is_some() && self.engines.len() != 2 {
+            return Err("an SPRT needs exactly two engines".into());
+        }
+        Ok(())
+    }
+}
+
+/// One finished game, with who played which colour (engine indices).
 #[derive(Clone, Debug)]
 pub struct PlayedGame {
     pub index: usize,
-    /// 0 if the first engine played Red.
     pub red: usize,
+    pub black: usize,
     pub record: GameRecord,
+}
+
+impl PlayedGame {
+    /// Points for `engine` (1, ½ or 0), or `None` if it did not play.
+    pub fn points_of(&self, engine: usize) -> Option<f64> {
+        let side_won = match self.record.outcome {
+            GameResult::Draw => return (engine == self.red || engine == self.black).then_some(0.5),
+            GameResult::RedWins => self.red,
+            GameResult::BlackWins => self.black,
+        };
+        if engine == side_won {
+            Some(1.0)
+        } else if engine == self.red || engine == self.black {
+            Some(0.0)
+        } else {
+            None
+        }
+    }
 }
 
 /// The whole match.
 #[derive(Clone, Debug, Default)]
 pub struct MatchReport {
     pub games: Vec<PlayedGame>,
-    /// From the first engine's point of view.
+    /// The first engine's wins, draws and losses (against everyone it met).
     pub tally: Tally,
     pub sprt: Option<(f64, SprtVerdict)>,
+    /// The match stopped before all games were played (Ctrl-C).
+    pub interrupted: bool,
 }
 
 impl MatchReport {
@@ -68,33 +172,86 @@ impl MatchReport {
         }
         out
     }
+
+    /// Each engine's wins, draws and losses over all its games.
+    pub fn standings(&self, engines: usize) -> Vec<Tally> {
+        let mut out = vec![Tally::default(); engines];
+        for g in &self.games {
+            for (e, tally) in out.iter_mut().enumerate() {
+                match g.points_of(e) {
+                    Some(1.0) => tally.wins += 1,
+                    Some(0.0) => tally.losses += 1,
+                    Some(_) => tally.draws += 1,
+                    None => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Engine `a`'s wins, draws and losses against engine `b`.
+    pub fn head_to_head(&self, a: usize, b: usize) -> Tally {
+        let mut t = Tally::default();
+        for g in &self.games {
+            if (g.red, g.black) != (a, b) && (g.red, g.black) != (b, a) {
+                continue;
+            }
+            match g.points_of(a) {
+                Some(1.0) => t.wins += 1,
+                Some(0.0) => t.losses += 1,
+                _ => t.draws += 1,
+            }
+        }
+        t
+    }
 }
 
-fn play_one(config: &MatchConfig, index: usize) -> Result<PlayedGame, String> {
-    let opening = &config.openings[(index / 2) % config.openings.len()];
-    let red = index % 2;
+/// Ctrl-C presses so far: the first stops new games, the second abandons those in progress.
+static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
+
+/// Records one interrupt (the binary calls this from its Ctrl-C handler).
+pub fn interrupt() -> usize {
+    INTERRUPTS.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// Were we asked to stop starting games?
+pub fn interrupted() -> bool {
+    INTERRUPTS.load(Ordering::SeqCst) >= 1
+}
+
+/// Were we asked to abandon the games in progress?
+pub fn aborting() -> bool {
+    INTERRUPTS.load(Ordering::SeqCst) >= 2
+}
+
+/// Plays game `index`; `Ok(None)` when it was abandoned (the match was interrupted).
+fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, String> {
+    let plan = config.plan(index);
+    let opening = &config.openings[plan.opening];
     let timeout = Duration::from_secs(10);
-    let mut first = Engine::start(&config.engines[red], timeout)?;
-    let mut second = Engine::start(&config.engines[1 - red], timeout)?;
-    first.new_game(timeout)?;
-    second.new_game(timeout)?;
-    let record = game::play(opening, &mut first, &mut second, config);
-    first.quit();
-    second.quit();
-    Ok(PlayedGame { index, red, record })
+    let mut red = Engine::start(&config.engines[plan.red], timeout)?;
+    let mut black = Engine::start(&config.engines[plan.black], timeout)?;
+    red.new_game(timeout)?;
+    black.new_game(timeout)?;
+    let limits = [config.limit_of(plan.red), config.limit_of(plan.black)];
+    let record = game::play(opening, &mut red, &mut black, limits, config);
+    red.quit();
+    black.quit();
+    Ok(record.map(|record| PlayedGame {
+        index,
+        red: plan.red,
+        black: plan.black,
+        record,
+    }))
 }
 
 /// Adds a finished game to the report (tally and SPRT); returns whether the SPRT has decided.
 fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> bool {
-    let first_won = match game.record.outcome {
-        GameResult::Draw => None,
-        GameResult::RedWins => Some(game.red == 0),
-        GameResult::BlackWins => Some(game.red == 1),
-    };
-    match first_won {
-        Some(true) => report.tally.wins += 1,
-        Some(false) => report.tally.losses += 1,
-        None => report.tally.draws += 1,
+    match game.points_of(0) {
+        Some(1.0) => report.tally.wins += 1,
+        Some(0.0) => report.tally.losses += 1,
+        Some(_) => report.tally.draws += 1,
+        None => {}
     }
     report.games.push(game);
     let Some(sprt) = config.sprt else {
@@ -113,10 +270,8 @@ pub fn run(
     previous: Vec<PlayedGame>,
     on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
 ) -> Result<MatchReport, String> {
-    if config.openings.is_empty() {
-        return Err("no opening positions".into());
-    }
-    let total = config.games.div_ceil(2) * 2;
+    config.validate()?;
+    let total = config.total_games();
     let done: std::collections::HashSet<usize> = previous.iter().map(|g| g.index).collect();
     let mut start = MatchReport::default();
     let mut decided = false;
@@ -131,7 +286,7 @@ pub fn run(
         for _ in 0..config.concurrency.max(1) {
             scope.spawn(|| {
                 loop {
-                    if stop.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) || interrupted() {
                         return;
                     }
                     let index = next.fetch_add(1, Ordering::Relaxed);
@@ -142,7 +297,7 @@ pub fn run(
                         continue;
                     }
                     match play_one(config, index) {
-                        Ok(game) => {
+                        Ok(Some(game)) => {
                             let mut r = report.lock().unwrap_or_else(|e| e.into_inner());
                             if record(config, &mut r, game) {
                                 stop.store(true, Ordering::Relaxed);
@@ -150,6 +305,7 @@ pub fn run(
                             let last = r.games.last().expect("just recorded");
                             on_game(last, &r);
                         }
+                        Ok(None) => return,
                         Err(e) => {
                             *error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                             stop.store(true, Ordering::Relaxed);
@@ -164,6 +320,7 @@ pub fn run(
         return Err(e);
     }
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.interrupted = interrupted();
     report.games.sort_by_key(|g| g.index);
     Ok(report)
 }
@@ -173,63 +330,72 @@ pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
     report.games.iter().map(|g| pgn_game(config, g)).collect()
 }
 
-/// One game as PGN.
+fn escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// One game as PGN; the engines' reported scores (from Red's view, in pawns) follow the moves
+/// as comments.
 pub fn pgn_game(config: &MatchConfig, g: &PlayedGame) -> String {
-    let mut out = String::new();
-    {
-        let (red, black) = (&config.engines[g.red].name, &config.engines[1 - g.red].name);
-        let r = &g.record;
-        out.push_str(&format!(
-            "[Event \"chariot match\"]\n[Round \"{}\"]\n[Red \"{red}\"]\n[Black \"{black}\"]\n[Result \"{}\"]\n[Variant \"xiangqi\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n\n",
-            g.index + 1,
-            r.outcome.pgn(),
-            r.start_fen,
-            r.reason
-        ));
-        let mut pos = Position::from_fen(&r.start_fen).expect("the start FEN was ours");
-        let mut line = String::new();
-        for (i, &mv) in r.moves.iter().enumerate() {
-            if pos.side_to_move() == crate::core::Color::Red {
-                line.push_str(&format!("{}. ", pos.fullmove_number()));
-            } else if i == 0 {
-                line.push_str(&format!("{}... ", pos.fullmove_number()));
-            }
-            line.push_str(&format!("{mv} "));
-            pos.make_move(mv);
+    let (red, black) = (&config.engines[g.red].name, &config.engines[g.black].name);
+    let r = &g.record;
+    let mut out = format!(
+        "[Event \"chariot match\"]\n[Round \"{}\"]\n[Red \"{}\"]\n[Black \"{}\"]\n[Result \"{}\"]\n[Variant \"xiangqi\"]\n[FEN \"{}\"]\n[Termination \"{}\"]\n[PlyCount \"{}\"]\n\n",
+        g.index + 1,
+        escape(red),
+        escape(black),
+        r.outcome.pgn(),
+        r.start_fen,
+        escape(&r.reason),
+        r.moves.len()
+    );
+    let mut pos = Position::from_fen(&r.start_fen).expect("the start FEN was ours");
+    let mut line = String::new();
+    for (i, &mv) in r.moves.iter().enumerate() {
+        if pos.side_to_move() == crate::core::Color::Red {
+            line.push_str(&format!("{}. ", pos.fullmove_number()));
+        } else if i == 0 {
+            line.push_str(&format!("{}... ", pos.fullmove_number()));
         }
-        line.push_str(r.outcome.pgn());
-        out.push_str(&line);
-        out.push_str("\n\n");
+        line.push_str(&format!("{mv} "));
+        if let Some(Some(score)) = r.scores.get(i) {
+            line.push_str(&format!("{{{:+.2}}} ", *score as f64 / 100.0));
+        }
+        pos.make_move(mv);
     }
+    line.push_str(r.outcome.pgn());
+    out.push_str(&line);
+    out.push_str("\n\n");
     out
 }
 
 /// Reads back games written by `pgn_game` (to resume a match). Games whose players are not
-/// the configured engines are refused.
+/// engines of this match are refused.
 pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, String> {
     let mut games = Vec::new();
-    for chunk in text.split("[Event ").skip(1) {
-        let tag = |name: &str| -> Option<String> {
-            let start = chunk.find(&format!("[{name} \""))? + name.len() + 3;
-            let end = chunk[start..].find('"')? + start;
-            Some(chunk[start..end].to_string())
-        };
-        let broken = || {
-            format!(
-                "a game in the PGN is incomplete: {}",
-                chunk.lines().next().unwrap_or("")
-            )
-        };
-        let round: usize = tag("Round")
+    for game in crate::tools::pgn::read_games(text) {
+        let broken = || format!("the game at line {} of the PGN is incomplete", game.line);
+        let round: usize = game
+            .tag("Round")
             .and_then(|r| r.parse().ok())
+            .filter(|&r| r >= 1)
             .ok_or_else(broken)?;
-        let red_name = tag("Red").ok_or_else(broken)?;
-        let red = config
-            .engines
-            .iter()
-            .position(|e| e.name == red_name)
-            .ok_or_else(|| format!("the PGN's engine '{red_name}' is not in this match"))?;
-        let outcome = match tag("Result").ok_or_else(broken)?.as_str() {
+        let engine = |tag: &str| -> Result<usize, String> {
+            let name = game.tag(tag).ok_or_else(broken)?;
+            config
+                .engines
+                .iter()
+                .position(|e| e.name == name)
+                .ok_or_else(|| format!("the PGN's engine '{name}' is not in this match"))
+        };
+        let (red, black) = (engine("Red")?, engine("Black")?);
+        let plan = (round <= config.total_games()).then(|| config.plan(round - 1));
+        if plan.is_none_or(|p| (p.red, p.black) != (red, black)) {
+            return Err(format!(
+                "round {round} of the PGN does not belong to this match's schedule"
+            ));
+        }
+        let outcome = match game.tag("Result").ok_or_else(broken)? {
             "1-0" => GameResult::RedWins,
             "0-1" => GameResult::BlackWins,
             "1/2-1/2" => GameResult::Draw,
@@ -239,15 +405,16 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
                 ));
             }
         };
-        let start_fen = tag("FEN").ok_or_else(broken)?;
-        let reason = tag("Termination").unwrap_or_default();
+        let start_fen = game.fen().ok_or_else(broken)?.to_string();
+        let opening = plan.map(|p| config.openings[p.opening].to_fen());
+        if opening.as_deref() != Some(start_fen.as_str()) {
+            return Err(format!(
+                "round {round} of the PGN starts from another opening than this match's"
+            ));
+        }
         let mut pos = Position::from_fen(&start_fen).map_err(|e| format!("round {round}: {e}"))?;
         let mut moves = Vec::new();
-        let body = chunk.split("\n\n").nth(1).ok_or_else(broken)?;
-        for token in body.split_whitespace() {
-            if token.ends_with('.') || ["1-0", "0-1", "1/2-1/2"].contains(&token) {
-                continue;
-            }
+        for token in &game.moves {
             let mv = pos
                 .parse_move(token)
                 .map_err(|e| format!("round {round}: {e}"))?;
@@ -256,27 +423,45 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
         }
         let record = GameRecord {
             start_fen,
+            scores: Vec::new(),
             moves,
             outcome,
-            reason,
+            reason: game.tag("Termination").unwrap_or_default().to_string(),
         };
         games.push(PlayedGame {
             index: round - 1,
             red,
+            black,
             record,
         });
     }
     Ok(games)
 }
 
-/// The match result as one JSON object (for scripts).
-pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
-    let t = report.tally;
-    let quote = |text: &str| format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""));
+fn quote(text: &str) -> String {
+    format!("\"{}\"", escape(text))
+}
+
+fn elo_fields(t: &Tally) -> String {
     let (elo, err) = match t.elo() {
         Some((e, r)) => (format!("{e:.2}"), format!("{r:.2}")),
         None => ("null".into(), "null".into()),
     };
+    format!(
+        "\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{elo},\"elo_error95\":{err},\"los\":{:.4},\"draw_ratio\":{:.4}",
+        t.games(),
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score(),
+        t.los(),
+        t.draw_ratio()
+    )
+}
+
+/// The match result as one JSON object (for scripts): the first engine's figures at the top
+/// level, every engine's in `standings`.
+pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
     let reasons: Vec<String> = report
         .reasons()
         .iter()
@@ -296,17 +481,122 @@ pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
         }
         _ => "null".into(),
     };
+    let names: Vec<String> = config.engines.iter().map(|e| quote(&e.name)).collect();
+    let standings: Vec<String> = report
+        .standings(config.engines.len())
+        .iter()
+        .zip(&config.engines)
+        .map(|(t, e)| format!("{{\"engine\":{},{}}}", quote(&e.name), elo_fields(t)))
+        .collect();
     format!(
-        "{{\"engines\":[{},{}],\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{elo},\"elo_error95\":{err},\"los\":{:.4},\"draw_ratio\":{:.4},\"reasons\":{{{}}},\"sprt\":{sprt}}}\n",
-        quote(&config.engines[0].name),
-        quote(&config.engines[1].name),
+        "{{\"engines\":[{}],{},\"reasons\":{{{}}},\"sprt\":{sprt},\"standings\":[{}],\"interrupted\":{}}}\n",
+        names.join(","),
+        elo_fields(&report.tally),
+        reasons.join(","),
+        standings.join(","),
+        report.interrupted
+    )
+}
+
+/// The closing summary for people: the first engine's W/D/L, Elo, LOS and draw ratio, the
+/// result reasons, the SPRT, and with more than two engines a ranking with the results of
+/// each pairing.
+pub fn summary_text(config: &MatchConfig, report: &MatchReport) -> String {
+    let mut out = String::new();
+    let names: Vec<&str> = config.engines.iter().map(|e| e.name.as_str()).collect();
+    let t = report.tally;
+    let opponents = if names.len() == 2 {
+        names[1].to_string()
+    } else {
+        "the field".to_string()
+    };
+    out.push_str(&format!(
+        "{} vs {opponents}: {} games{}\n",
+        names[0],
         t.games(),
+        if report.interrupted {
+            " (interrupted: --resume finishes it)"
+        } else {
+            ""
+        }
+    ));
+    out.push_str(&format!(
+        "W/D/L {}/{}/{}  score {:.1}%  draws {:.1}%\n",
         t.wins,
         t.draws,
         t.losses,
-        t.score(),
-        t.los(),
-        t.draw_ratio(),
-        reasons.join(",")
-    )
+        100.0 * t.score(),
+        100.0 * t.draw_ratio()
+    ));
+    out.push_str(&elo_line(&t));
+    out.push('\n');
+    for (reason, n) in report.reasons() {
+        out.push_str(&format!("  {n:>4} x {reason}\n"));
+    }
+    if let (Some(s), Some((llr, verdict))) = (config.sprt, report.sprt) {
+        let (lo, hi) = s.bounds();
+        out.push_str(&format!(
+            "SPRT elo0={} elo1={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}\n",
+            s.elo0, s.elo1
+        ));
+    }
+    if names.len() > 2 {
+        out.push_str("\nrank engine               games  score   Elo vs field\n");
+        let standings = report.standings(names.len());
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| {
+            standings[b]
+                .score()
+                .partial_cmp(&standings[a].score())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        for (rank, &e) in order.iter().enumerate() {
+            let s = &standings[e];
+            out.push_str(&format!(
+                "{:>4} {:<20} {:>6} {:>5.1}%  {}\n",
+                rank + 1,
+                names[e],
+                s.games(),
+                100.0 * s.score(),
+                elo_short(s)
+            ));
+        }
+        out.push_str("\npairing                                  W/D/L       Elo\n");
+        for (a, b) in config.pairings() {
+            let h = report.head_to_head(a, b);
+            out.push_str(&format!(
+                "{:<40} {:>3}/{}/{:<3}  {}\n",
+                format!("{} vs {}", names[a], names[b]),
+                h.wins,
+                h.draws,
+                h.losses,
+                elo_short(&h)
+            ));
+        }
+    }
+    out
+}
+
+fn elo_line(t: &Tally) -> String {
+    match t.elo() {
+        Some((elo, err)) => {
+            let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
+            format!(
+                "Elo {elo:+.1} +- {err:.1} (95%)  LOS {:.1}%",
+                100.0 * t.los()
+            )
+        }
+        None => format!(
+            "Elo not bounded yet (score {:.0}%)  LOS {:.1}%",
+            100.0 * t.score(),
+            100.0 * t.los()
+        ),
+    }
+}
+
+/// `+35 +- 40`, or `-` while the Elo is unbounded (no game, or all won or lost).
+pub fn elo_short(t: &Tally) -> String {
+    t.elo().map_or("-".to_string(), |(e, err)| {
+        format!("{:+.0} +- {err:.0}", if e.abs() < 0.5 { 0.0 } else { e })
+    })
 }
