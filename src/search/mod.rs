@@ -140,8 +140,8 @@ pub struct SharedState {
     pub stop: AtomicBool,
     /// While set, the search does not stop on its own (pondering, `go infinite`).
     pub ponder: AtomicBool,
-    /// Milliseconds from `epoch` at which the clock started (moved by `ponderhit`).
-    pub clock_start_ms: AtomicU64,
+    /// Microseconds from `epoch` at which the clock started (moved by `ponderhit`).
+    pub clock_start_us: AtomicU64,
     pub epoch: Instant,
     pub node_counts: Vec<AtomicU64>,
 }
@@ -151,7 +151,7 @@ impl SharedState {
         SharedState {
             stop: AtomicBool::new(false),
             ponder: AtomicBool::new(false),
-            clock_start_ms: AtomicU64::new(0),
+            clock_start_us: AtomicU64::new(0),
             epoch: Instant::now(),
             node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
         }
@@ -166,14 +166,14 @@ impl SharedState {
 
     /// Time since the clock started (the search start, or `ponderhit`).
     pub fn elapsed(&self) -> Duration {
-        let now = self.epoch.elapsed().as_millis() as u64;
-        Duration::from_millis(now.saturating_sub(self.clock_start_ms.load(Ordering::Relaxed)))
+        let now = self.epoch.elapsed().as_micros() as u64;
+        Duration::from_micros(now.saturating_sub(self.clock_start_us.load(Ordering::Relaxed)))
     }
 
     /// Starts the clock now.
     pub fn restart_clock(&self) {
-        self.clock_start_ms
-            .store(self.epoch.elapsed().as_millis() as u64, Ordering::Relaxed);
+        self.clock_start_us
+            .store(self.epoch.elapsed().as_micros() as u64, Ordering::Relaxed);
     }
 }
 
@@ -1032,8 +1032,9 @@ impl Worker {
 pub fn search_position(pos: &Position, limits: &Limits, hash_mb: usize) -> SearchResult {
     let tt = TranspositionTable::new(hash_mb);
     let shared = Arc::new(SharedState::new(1));
-    shared.restart_clock();
     let mut worker = Worker::new(0);
+    // The clock starts once the table and the worker exist: a search's time is searching.
+    shared.restart_clock();
     worker.search(pos, limits, &tt, &shared, &Silent);
     threads::result_of(&worker, &shared)
 }
