@@ -133,6 +133,7 @@ fn clocks_are_kept_by_the_runner() {
         Limit::Clock {
             base: Duration::from_millis(200),
             increment: Duration::ZERO,
+            moves: None,
         },
         2,
     );
@@ -371,5 +372,52 @@ fn ctrl_c_stops_the_match_and_resume_completes_it() {
     rounds.sort();
     rounds.dedup();
     assert_eq!(rounds.len(), 8);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn moves_to_go_controls_refill_the_clock() {
+    let dir = std::env::temp_dir().join(format!("chariot-mtg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("input.log");
+    // A Chariot whose input is logged: the runner's `go` lines show the control.
+    let logged = EngineConfig::new(
+        "logged",
+        &format!(
+            "tee -a {} | {}",
+            log.display(),
+            env!("CARGO_BIN_EXE_chariot")
+        ),
+    );
+    let mut cfg = config(
+        [logged, chariot_engine("plain")],
+        Limit::Clock {
+            base: Duration::from_millis(600),
+            increment: Duration::ZERO,
+            moves: Some(2),
+        },
+        2,
+    );
+    // Eight plies each game, then a draw by adjudication.
+    cfg.adjudication = Adjudication {
+        draw: Some((8, 100_000, 1)),
+        win: None,
+    };
+    let report = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    assert_eq!(report.games.len(), 2);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let gos: Vec<&str> = text.lines().filter(|l| l.starts_with("go ")).collect();
+    assert!(gos.iter().any(|l| l.contains("movestogo 2")), "{gos:?}");
+    assert!(gos.iter().any(|l| l.contains("movestogo 1")), "{gos:?}");
+    // After two moves the clock is refilled: a later `go` has more time than the one before.
+    let times: Vec<u64> = gos
+        .iter()
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let at = words.iter().position(|w| *w == "time").unwrap();
+            words[at + 1].parse().unwrap()
+        })
+        .collect();
+    assert!(times.windows(2).any(|w| w[1] > w[0]), "{gos:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -89,7 +89,7 @@ pub struct MatchArgs {
     /// One engine's working directory, as NAME=DIR.
     #[arg(long = "dir", num_args = 1)]
     pub dirs: Vec<String>,
-    /// One engine's own limit, as NAME=tc=BASE+INC, NAME=depth=D, NAME=nodes=N or
+    /// One engine's own limit, as NAME=tc=[MOVES/]BASE[+INC], NAME=depth=D, NAME=nodes=N or
     /// NAME=movetime=MS.
     #[arg(long = "limit", num_args = 1)]
     pub limits: Vec<String>,
@@ -109,7 +109,8 @@ pub struct MatchArgs {
     /// Fixed time per move, in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Time control BASE+INC in seconds, fractions allowed (e.g. 10+0.1).
+    /// Time control [MOVES/]BASE[+INC] in seconds, fractions allowed: 10+0.1 (sudden death
+    /// with an increment), 40/60 (60 s for every 40 moves).
     #[arg(long)]
     pub tc: Option<String>,
     /// Openings: 'builtin' (the shipped suite of opening-theory positions), 'startpos', or a

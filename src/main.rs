@@ -289,7 +289,7 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// One limit: `tc=BASE+INC` (seconds, fractions allowed), `depth=D`, `nodes=N` or
+/// One limit: `tc=[MOVES/]BASE[+INC]` (seconds, fractions allowed), `depth=D`, `nodes=N` or
 /// `movetime=MS`.
 fn parse_limit(spec: &str) -> Result<chariot::tools::matches::game::Limit, String> {
     use chariot::tools::matches::game::Limit;
@@ -307,12 +307,24 @@ fn parse_limit(spec: &str) -> Result<chariot::tools::matches::game::Limit, Strin
     let number = |v: &str| v.trim().parse::<u64>().ok().filter(|&n| n > 0);
     match kind.trim() {
         "tc" => {
-            let (base, inc) = value.split_once('+').unwrap_or((value, "0"));
+            // [MOVES/]BASE[+INC]
+            let (moves, clock) = match value.split_once('/') {
+                Some((n, rest)) => match number(n) {
+                    Some(n) if n <= 1000 => (Some(n as u32), rest),
+                    _ => return Err(format!("limit '{spec}': moves per control 1 to 1000")),
+                },
+                None => (None, value),
+            };
+            let (base, inc) = clock.split_once('+').unwrap_or((clock, "0"));
             let (base, increment) = (seconds(base)?, seconds(inc)?);
             if base.is_zero() && increment.is_zero() {
                 return Err(format!("limit '{spec}': the clock would be empty"));
             }
-            Ok(Limit::Clock { base, increment })
+            Ok(Limit::Clock {
+                base,
+                increment,
+                moves,
+            })
         }
         "depth" => match number(value) {
             Some(d) if d <= 64 => Ok(Limit::Depth(d as u32)),

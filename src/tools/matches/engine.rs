@@ -67,12 +67,14 @@ pub enum GoLimit {
     Nodes(u64),
     MoveTime(Duration),
     /// Clocks in the engine's colours: (own time, own increment, opponent time, opponent
-    /// increment), and whether the engine plays Red.
+    /// increment), the moves left before the next time control, and whether the engine plays
+    /// Red.
     Clock {
         own: Duration,
         own_inc: Duration,
         opp: Duration,
         opp_inc: Duration,
+        moves_to_go: Option<u32>,
         red: bool,
     },
 }
@@ -279,13 +281,15 @@ impl Engine {
                     own_inc,
                     opp,
                     opp_inc,
+                    moves_to_go,
                     ..
                 },
                 Protocol::Ucci,
             ) => format!(
-                "go time {} increment {} opptime {} oppincrement {}",
+                "go time {} increment {}{} opptime {} oppincrement {}",
                 ms(own),
                 ms(own_inc),
+                moves_to_go.map_or(String::new(), |n| format!(" movestogo {n}")),
                 ms(opp),
                 ms(opp_inc)
             ),
@@ -295,6 +299,7 @@ impl Engine {
                     own_inc,
                     opp,
                     opp_inc,
+                    moves_to_go,
                     red,
                 },
                 _,
@@ -305,11 +310,12 @@ impl Engine {
                     (opp, own, opp_inc, own_inc)
                 };
                 format!(
-                    "go wtime {} btime {} winc {} binc {}",
+                    "go wtime {} btime {} winc {} binc {}{}",
                     ms(w),
                     ms(b),
                     ms(wi),
-                    ms(bi)
+                    ms(bi),
+                    moves_to_go.map_or(String::new(), |n| format!(" movestogo {n}"))
                 )
             }
         };

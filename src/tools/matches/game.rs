@@ -17,7 +17,12 @@ pub enum Limit {
     Depth(u32),
     Nodes(u64),
     MoveTime(Duration),
-    Clock { base: Duration, increment: Duration },
+    /// `base` for every `moves` moves (the whole game when `None`), plus `increment` per move.
+    Clock {
+        base: Duration,
+        increment: Duration,
+        moves: Option<u32>,
+    },
 }
 
 /// Ending games early on the engines' own scores (both must agree).
@@ -101,11 +106,22 @@ pub fn play(
     let mut moves: Vec<Move> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     let clock_of = |limit: Limit| match limit {
-        Limit::Clock { base, increment } => (base, increment),
-        _ => (Duration::ZERO, Duration::ZERO),
+        Limit::Clock {
+            base,
+            increment,
+            moves,
+        } => (base, increment, moves),
+        _ => (Duration::ZERO, Duration::ZERO, None),
     };
     let increments = [clock_of(limits[0]).1, clock_of(limits[1]).1];
     let mut clocks = [clock_of(limits[0]).0, clock_of(limits[1]).0];
+    // Moves each side has made, for controls of so many moves.
+    let mut made = [0u32; 2];
+    let to_go = |side: usize, made: &[u32; 2]| {
+        clock_of(limits[side])
+            .2
+            .map(|n| n.max(1) - made[side] % n.max(1))
+    };
     // Each ply's reported score, from Red's point of view.
     let mut scores: Vec<Option<i32>> = Vec::new();
     let finish = |moves: Vec<Move>, scores: Vec<Option<i32>>, outcome, reason| {
@@ -150,6 +166,7 @@ pub fn play(
                     own_inc: increments[me],
                     opp,
                     opp_inc,
+                    moves_to_go: to_go(me, &made),
                     red: side == Color::Red,
                 };
                 (go, clocks[me] + margin)
@@ -181,6 +198,13 @@ pub fn play(
                         return finish(moves, scores, outcome_against, reason);
                     }
                     clocks[me] = clocks[me].saturating_sub(used) + increments[me];
+                    made[me] += 1;
+                    if let (base, _, Some(n)) = clock_of(limit)
+                        && made[me] % n.max(1) == 0
+                    {
+                        // A new period of the control begins.
+                        clocks[me] += base;
+                    }
                 }
                 let Ok(mv) = pos.parse_move(&text) else {
                     let reason = loser_reason(&format!("played an illegal move ({text})"));
