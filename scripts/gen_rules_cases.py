@@ -14,7 +14,10 @@ Every case is `FEN ; moves ; result ; reason ; options ; pyffish`:
   does not have).
 
 The expected results are written here by hand from the rules (shared/docs/rules.md), never taken
-from Chariot. This script checks each `same` / `differs` mark against pyffish and stops if one is
+from Chariot. One rule has no case: a pawn that has not crossed the river is never chased, but
+such a pawn cannot step aside, so no repetition cycle can chase it with every move (each new
+attack on a piece that stays put needs the attack to have vanished in between, which only the
+attacker can arrange); the unit tests of src/rules/chase.rs check it move by move. This script checks each `same` / `differs` mark against pyffish and stops if one is
 wrong. Most cases exist twice: as written, and mirrored (ranks flipped, colours swapped), so each
 rule is tested with either side as the offender.
 
