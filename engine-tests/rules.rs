@@ -155,46 +155,24 @@ fn judge_cli_reports_the_verdict_and_the_cycle() {
     assert!(json.contains("\"reason\":\"perpetual-check\""), "{json}");
     assert_eq!(json.matches("\"class\":\"check\"").count(), 4, "{json}");
 
-    // A chase names the chased piece.
-    let out = chariot(&[
-        "judge",
-        "--fen",
-        "4k4/9/2c6/9/9/9/9/1R7/9/5K3 w - - 0 1",
-        "--moves",
-        "b2c2",
-        "c7b7",
-        "c2b2",
-        "b7c7",
-        "b2c2",
-        "c7b7",
-        "c2b2",
-        "b7c7",
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
+    // A chase names the chased piece; under the simple rules the same game is a draw.
+    let chase = |rules: &str| {
+        let mut args = vec!["judge", "--rules", rules, "--fen", CHASE, "--moves"];
+        args.extend(CHASE_MOVES.split(' '));
+        String::from_utf8(chariot(&args).stdout).unwrap()
+    };
+    let asian = chase("asian");
     assert!(
-        text.contains("chase cannon c7") && text.contains("chase cannon b7"),
-        "{text}"
+        asian.contains("chase cannon c7") && asian.contains("chase cannon b7"),
+        "{asian}"
     );
-    // And under the simple rules the same game is a draw.
-    let out = chariot(&[
-        "judge",
-        "--rules",
-        "simple",
-        "--fen",
-        "4k4/9/2c6/9/9/9/9/1R7/9/5K3 w - - 0 1",
-        "--moves",
-        "b2c2",
-        "c7b7",
-        "c2b2",
-        "b7c7",
-        "b2c2",
-        "c7b7",
-        "c2b2",
-        "b7c7",
-    ]);
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("draw by repetition"), "{text}");
+    let simple = chase("simple");
+    assert!(simple.starts_with("draw by repetition"), "{simple}");
 }
+
+/// A red chariot chases an unprotected black cannon back and forth.
+const CHASE: &str = "4k4/9/2c6/9/9/9/9/1R7/9/5K3 w - - 0 1";
+const CHASE_MOVES: &str = "b2c2 c7b7 c2b2 b7c7 b2c2 c7b7 c2b2 b7c7";
 
 #[test]
 fn judge_cli_reads_pgn_and_refuses_bad_input() {
