@@ -26,6 +26,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         adjudication: Default::default(),
         sprt: None,
         rules: Default::default(),
+        pgn_scores: true,
     }
 }
 
@@ -79,6 +80,15 @@ fn a_match_between_two_chariots_finishes_and_its_pgn_replays() {
     let games = chariot::tools::pgn::read_games(&pgn);
     assert_eq!(games.len(), 4);
     assert!(pgn.contains('{'), "scores as comments");
+    let plain = matches::pgn(
+        &MatchConfig {
+            pgn_scores: false,
+            ..cfg.clone()
+        },
+        &report,
+    );
+    assert!(!plain.contains('{'), "and without them when asked");
+    assert_eq!(chariot::tools::pgn::read_games(&plain).len(), 4);
     for (game, played) in games.iter().zip(&report.games) {
         let start = Position::from_fen(game.fen().unwrap()).unwrap();
         let (state, plies, _) =

@@ -150,6 +150,9 @@ pub struct MatchArgs {
     /// Milliseconds an engine may overrun its clock before it loses on time.
     #[arg(long, default_value_t = 100)]
     pub margin: u64,
+    /// Leave the engines' scores out of the PGN (by default each move carries one).
+    #[arg(long)]
+    pub no_pgn_scores: bool,
     /// No live progress bar (a line per game is printed either way).
     #[arg(long)]
     pub no_progress: bool,

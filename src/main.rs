@@ -522,6 +522,7 @@ fn match_config(args: &cli::MatchArgs) -> Result<chariot::tools::matches::MatchC
         hang: Duration::from_secs(60),
         sprt,
         rules: args.rules.rules()?,
+        pgn_scores: !args.no_pgn_scores,
     };
     config.validate()?;
     Ok(config)

@@ -56,6 +56,8 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// The rules the referee judges by.
     pub rules: Rules,
+    /// Write the engines' scores into the PGN as comments.
+    pub pgn_scores: bool,
 }
 
 /// Who plays game `index`, and from which opening.
@@ -358,7 +360,7 @@ pub fn pgn_game(config: &MatchConfig, g: &PlayedGame) -> String {
             line.push_str(&format!("{}... ", pos.fullmove_number()));
         }
         line.push_str(&format!("{mv} "));
-        if let Some(Some(score)) = r.scores.get(i) {
+        if let Some(Some(score)) = r.scores.get(i).filter(|_| config.pgn_scores) {
             line.push_str(&format!("{{{:+.2}}} ", *score as f64 / 100.0));
         }
         pos.make_move(mv);
