@@ -102,7 +102,9 @@ pub fn play(
     let (margin, hang) = (config.margin, config.hang);
     let (adjudication, rules) = (config.adjudication, &config.rules);
     let start_fen = start.to_fen();
-    let mut pos = start.clone();
+    // The engines get the opening as a FEN, so the referee starts from the same FEN: moves
+    // that led to the opening position never count for repetitions.
+    let mut pos = Position::from_fen(&start_fen).expect("a position's own FEN reads back");
     let mut moves: Vec<Move> = Vec::new();
     let mut texts: Vec<String> = Vec::new();
     let clock_of = |limit: Limit| match limit {
