@@ -3,7 +3,7 @@
 
 use crate::core::{Color, Move, Piece, PieceKind, Square};
 use crate::position::Position;
-use crate::search::{IterationInfo, Reporter, SearchResult, mate_in_moves};
+use crate::search::{IterationInfo, RULE_WIN, Reporter, SearchResult, mate_in_moves};
 use std::io::Write;
 use std::sync::Mutex;
 
@@ -18,11 +18,15 @@ pub enum Style {
     Json,
 }
 
-/// A score as people read it: `+0.35` or `mate 3` / `mated 2`, from the side to move.
+/// A score as people read it: `+0.35`, `mate 3` / `mated 2`, or `rule win` / `rule loss`
+/// (a repetition verdict: the other side must vary or lose), from the side to move.
 pub fn score_text(value: i32) -> String {
+    let rule_band = RULE_WIN - crate::search::MAX_PLY as i32..=RULE_WIN;
     match mate_in_moves(value) {
         Some(m) if m > 0 => format!("mate {m}"),
         Some(m) => format!("mated {}", -m),
+        None if rule_band.contains(&value) => "rule win".to_string(),
+        None if rule_band.contains(&-value) => "rule loss".to_string(),
         None => format!("{:+.2}", value as f64 / 100.0),
     }
 }
@@ -178,5 +182,21 @@ impl Reporter for AnalyzeReporter {
                 self.line(format!("bestmove {best}{human}"));
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{MATE, mated_in};
+
+    #[test]
+    fn scores_read_as_pawns_mates_and_rule_verdicts() {
+        assert_eq!(score_text(35), "+0.35");
+        assert_eq!(score_text(-120), "-1.20");
+        assert_eq!(score_text(MATE - 3), "mate 2");
+        assert_eq!(score_text(mated_in(2)), "mated 1");
+        assert_eq!(score_text(RULE_WIN - 1), "rule win");
+        assert_eq!(score_text(-(RULE_WIN - 5)), "rule loss");
     }
 }
