@@ -18,6 +18,8 @@ enum Stage {
     TtMove,
     GenerateCaptures,
     GoodCaptures,
+    /// The killers and the counter-move, tried before the other quiet moves are generated.
+    Refutations,
     GenerateQuiets,
     Quiets,
     BadCaptures,
@@ -46,6 +48,9 @@ pub struct MovePicker {
     next: usize,
     bad: MoveList,
     bad_next: usize,
+    /// The refutation moves already given (`Stage::Refutations`), never given twice.
+    refutations: [Move; 3],
+    refutation_next: usize,
 }
 
 impl MovePicker {
@@ -81,6 +86,8 @@ impl MovePicker {
             next: 0,
             bad: MoveList::new(),
             bad_next: 0,
+            refutations: [Move::NONE; 3],
+            refutation_next: 0,
         }
     }
 
@@ -201,10 +208,29 @@ impl MovePicker {
                         self.stage = if self.captures_only {
                             Stage::Done
                         } else {
-                            Stage::GenerateQuiets
+                            Stage::Refutations
                         };
                     }
                 },
+                Stage::Refutations => {
+                    // In the order their scores would sort them among the quiet moves, so the
+                    // search sees the same sequence, but a cutoff here saves generating the rest.
+                    let candidates = [self.killers[0], self.killers[1], self.counter];
+                    while self.refutation_next < candidates.len() {
+                        let mv = candidates[self.refutation_next];
+                        self.refutation_next += 1;
+                        let fresh = !mv.is_none()
+                            && mv != self.tt_move
+                            && !self.refutations.contains(&mv)
+                            && pos.piece_on(mv.to()).is_none()
+                            && pos.is_legal(mv);
+                        if fresh {
+                            self.refutations[self.refutation_next - 1] = mv;
+                            return Some(mv);
+                        }
+                    }
+                    self.stage = Stage::GenerateQuiets;
+                }
                 Stage::GenerateQuiets => {
                     self.moves.clear();
                     self.generate(pos, GenKind::Quiets);
@@ -226,7 +252,7 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => match self.take_next() {
-                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) if mv == self.tt_move || self.refutations.contains(&mv) => {}
                     Some(mv) => return Some(mv),
                     None => self.stage = Stage::BadCaptures,
                 },
