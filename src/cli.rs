@@ -17,7 +17,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Analyse one position: each iteration's score and principal variation.
     Analyze(AnalyzeArgs),
-    /// Play games between two UCCI/UCI engines and report W/D/L, Elo and SPRT.
+    /// Play matches, round robins or gauntlets of UCCI/UCI engines: W/D/L, Elo, SPRT, PGN.
     Match(Box<MatchArgs>),
     /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
     Judge(JudgeArgs),
