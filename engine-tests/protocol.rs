@@ -113,6 +113,11 @@ impl Drop for Engine {
     }
 }
 
+/// Does some line start with `prefix`?
+fn has_line(lines: &[String], prefix: &str) -> bool {
+    lines.iter().any(|l| l.starts_with(prefix))
+}
+
 fn bestmove_of(lines: &[String]) -> String {
     let last = lines.last().unwrap();
     last.split_whitespace().nth(1).unwrap_or("").to_string()
@@ -141,11 +146,7 @@ fn ucci_handshake_and_a_short_game() {
             .iter()
             .any(|l| l == "option usemillisec type check default true")
     );
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option hashsize type spin"))
-    );
+    assert!(has_line(&hello, "option hashsize type spin"));
     e.send("setoption hashsize 32");
     e.send("setoption name Threads value 2");
     e.send("setoption newgame");
@@ -179,11 +180,7 @@ fn uci_dialect_speaks_like_pikafish() {
     let mut e = Engine::start();
     e.send("uci");
     let hello = e.expect("uciok");
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option name Hash type spin default 16"))
-    );
+    assert!(has_line(&hello, "option name Hash type spin default 16"));
     assert!(
         hello
             .iter()
@@ -375,16 +372,11 @@ fn repetition_rules_are_options_in_both_dialects() {
     let mut e = Engine::start();
     e.send("ucci");
     let hello = e.expect("ucciok");
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option repetition type combo default asian"))
-    );
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option drawmoves type spin"))
-    );
+    assert!(has_line(
+        &hello,
+        "option repetition type combo default asian"
+    ));
+    assert!(has_line(&hello, "option drawmoves type spin"));
     e.send(chase);
     e.send("go depth 5");
     let asian = e.expect("bestmove");
@@ -403,11 +395,7 @@ fn repetition_rules_are_options_in_both_dialects() {
     let mut e = Engine::start();
     e.send("uci");
     let hello = e.expect("uciok");
-    assert!(
-        hello
-            .iter()
-            .any(|l| l.starts_with("option name Repetition Rule type combo"))
-    );
+    assert!(has_line(&hello, "option name Repetition Rule type combo"));
     e.send("setoption name Repetition Rule value chinese");
     e.send("setoption name Draw Moves value 0");
     e.send("isready");

@@ -111,18 +111,6 @@ static SQUARE_TABLE: [[(Value, Value); SQUARES]; 7] = {
     table
 };
 
-/// Can `color` still mate? Only chariots, horses, cannons and pawns attack the enemy king.
-fn has_attackers(pos: &Position, color: Color) -> bool {
-    [
-        PieceKind::Chariot,
-        PieceKind::Horse,
-        PieceKind::Cannon,
-        PieceKind::Pawn,
-    ]
-    .iter()
-    .any(|&k| pos.pieces(color, k).any())
-}
-
 /// The material and piece-square part of the evaluation, which a move changes only on its
 /// two points: the search keeps one per ply and updates it move by move instead of summing
 /// all pieces at every node (the way an NNUE accumulator will be kept later).
@@ -245,7 +233,7 @@ fn king_danger(pos: &Position, color: Color) -> Value {
 
 /// Scale (out of 16) for `strong`'s advantage: it cannot win without attacking pieces.
 fn win_scale(pos: &Position, strong: Color) -> i32 {
-    if !has_attackers(pos, strong) {
+    if !pos.has_attackers(strong) {
         return 0;
     }
     let crossing = pos.count(strong, PieceKind::Chariot)

@@ -53,13 +53,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// A FEN given on the command line, or `startpos`.
+fn parse_fen(text: &str) -> Result<Position, String> {
+    if text.trim().eq_ignore_ascii_case("startpos") {
+        Ok(Position::startpos())
+    } else {
+        Position::from_fen(text).map_err(|e| format!("bad FEN: {e}"))
+    }
+}
+
 /// Builds the position a command line names, or says what is wrong with it.
 fn load_position(args: &PositionArgs) -> Result<Position, String> {
-    let mut pos = if args.fen.trim().eq_ignore_ascii_case("startpos") {
-        Position::startpos()
-    } else {
-        Position::from_fen(&args.fen).map_err(|e| format!("bad FEN: {e}"))?
-    };
+    let mut pos = parse_fen(&args.fen)?;
     for text in &args.moves {
         let mv = pos.parse_move(text).map_err(|e| e.to_string())?;
         pos.make_move(mv);
@@ -159,13 +164,6 @@ fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
 fn run_judge(args: cli::JudgeArgs) -> Result<(), String> {
     use chariot::tools::{judge, pgn};
     let rules = args.rules.rules()?;
-    let parse_fen = |fen: &str| -> Result<Position, String> {
-        if fen.trim().eq_ignore_ascii_case("startpos") {
-            Ok(Position::startpos())
-        } else {
-            Position::from_fen(fen).map_err(|e| format!("bad FEN: {e}"))
-        }
-    };
     let Some(path) = &args.pgn else {
         let start = parse_fen(&args.fen)?;
         let game = judge::judge_moves(&start, &args.moves, &rules)?;

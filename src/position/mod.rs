@@ -360,14 +360,32 @@ impl Position {
         self.key = undo.key;
     }
 
-    /// If the current position occurred before since the last capture (same placement, same
-    /// side to move), how many plies ago (the most recent occurrence)?
-    pub fn repetition_distance(&self) -> Option<usize> {
+    /// How many plies back the current position (same placement, same side to move) stood on
+    /// the board before, most recent first. Only since the last capture (a capture cannot be
+    /// part of a cycle), and at least 4 plies back (each side must move away and back).
+    pub fn earlier_occurrences(&self) -> impl Iterator<Item = usize> + '_ {
         let n = self.history.len();
         let reach = (self.halfmove_clock as usize).min(n);
         (4..=reach)
             .step_by(2)
-            .find(|&d| self.history[n - d].key == self.key)
+            .filter(move |&d| self.history[n - d].key == self.key)
+    }
+
+    /// The most recent earlier occurrence of the current position (see `earlier_occurrences`).
+    pub fn repetition_distance(&self) -> Option<usize> {
+        self.earlier_occurrences().next()
+    }
+
+    /// Has `color` a piece that can ever attack the enemy king (chariot, horse, cannon, pawn)?
+    pub fn has_attackers(&self, color: Color) -> bool {
+        [
+            PieceKind::Chariot,
+            PieceKind::Horse,
+            PieceKind::Cannon,
+            PieceKind::Pawn,
+        ]
+        .iter()
+        .any(|&k| self.count(color, k) > 0)
     }
 
     /// Takes back the last move made; returns it, or `None` if no move was made since set-up.

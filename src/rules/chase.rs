@@ -20,17 +20,23 @@ use crate::board::Bitboard;
 use crate::core::{Color, Move, Piece, PieceKind};
 use crate::position::Position;
 
-/// The enemy pieces `side` chases in `pos`, judged as if `side` were to move.
-pub fn chased_by(pos: &mut Position, side: Color) -> Bitboard {
+/// Runs `f` with `side` to move, passing the turn first if it is the other side's, and gives
+/// the turn back afterwards.
+fn as_side_to_move<T>(pos: &mut Position, side: Color, f: impl FnOnce(&mut Position) -> T) -> T {
     let pass = pos.side_to_move() != side;
     if pass {
         pos.make_null_move();
     }
-    let victims = chased_by_side_to_move(pos);
+    let result = f(pos);
     if pass {
         pos.unmake_null_move();
     }
-    victims
+    result
+}
+
+/// The enemy pieces `side` chases in `pos`, judged as if `side` were to move.
+pub fn chased_by(pos: &mut Position, side: Color) -> Bitboard {
+    as_side_to_move(pos, side, chased_by_side_to_move)
 }
 
 fn chased_by_side_to_move(pos: &mut Position) -> Bitboard {
@@ -87,10 +93,8 @@ fn chases(pos: &mut Position, mv: Move, attacker: Piece, victim: Piece) -> bool 
     }
     if attacker.kind() == victim.kind() {
         // Same kind: an offer to exchange when the victim could take the attacker first.
-        pos.make_null_move();
-        let hits_back = pos.is_legal(Move::new(mv.to(), mv.from()));
-        pos.unmake_null_move();
-        return !hits_back;
+        let back = Move::new(mv.to(), mv.from());
+        return !as_side_to_move(pos, victim.color(), |p| p.is_legal(back));
     }
     true
 }
@@ -98,23 +102,14 @@ fn chases(pos: &mut Position, mv: Move, attacker: Piece, victim: Piece) -> bool 
 /// Could `side`, if it moved again, mate at once (leave the opponent without a legal move)?
 /// The Chinese rules count such a threat as an aggressive move.
 pub fn threatens_mate(pos: &mut Position, side: Color) -> bool {
-    let pass = pos.side_to_move() != side;
-    if pass {
-        pos.make_null_move();
-    }
-    let mut found = false;
-    for &mv in pos.legal_moves().iter() {
-        pos.make_move(mv);
-        found = pos.legal_moves().is_empty();
-        pos.unmake_move();
-        if found {
-            break;
-        }
-    }
-    if pass {
-        pos.unmake_null_move();
-    }
-    found
+    as_side_to_move(pos, side, |pos| {
+        pos.legal_moves().iter().any(|&mv| {
+            pos.make_move(mv);
+            let mated = pos.legal_moves().is_empty();
+            pos.unmake_move();
+            mated
+        })
+    })
 }
 
 #[cfg(test)]

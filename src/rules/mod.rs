@@ -18,7 +18,6 @@
 
 pub mod chase;
 
-use crate::board::Bitboard;
 use crate::core::{Color, Move, PieceKind, SQUARES, Square};
 use crate::position::Position;
 use std::fmt;
@@ -181,23 +180,6 @@ impl Reason {
         }
     }
 
-    /// Parses `code()` back.
-    pub fn from_code(code: &str) -> Option<Reason> {
-        Reason::ALL.into_iter().find(|r| r.code() == code)
-    }
-
-    pub const ALL: [Reason; 9] = [
-        Reason::Checkmate,
-        Reason::Stalemate,
-        Reason::PerpetualCheck,
-        Reason::PerpetualChase,
-        Reason::ForbiddenSequence,
-        Reason::MutualPerpetual,
-        Reason::Repetition,
-        Reason::MoveLimit,
-        Reason::InsufficientMaterial,
-    ];
-
     /// Words for people (PGN termination tags, match reports).
     pub fn describe(self) -> &'static str {
         match self {
@@ -226,24 +208,6 @@ pub struct MoveClass {
 }
 
 impl MoveClass {
-    /// `check`, `chase horse c6, cannon b7`, `mate threat` or `idle`.
-    pub fn label(&self) -> String {
-        if self.check {
-            "check".into()
-        } else if !self.chased.is_empty() {
-            let list: Vec<String> = self
-                .chased
-                .iter()
-                .map(|(sq, kind)| format!("{} {sq}", kind.name()))
-                .collect();
-            format!("chase {}", list.join(", "))
-        } else if self.mate_threat {
-            "mate threat".into()
-        } else {
-            "idle".into()
-        }
-    }
-
     /// `check`, `chase`, `mate-threat` or `idle`.
     pub fn code(&self) -> &'static str {
         if self.check {
@@ -254,6 +218,21 @@ impl MoveClass {
             "mate-threat"
         } else {
             "idle"
+        }
+    }
+
+    /// `check`, `chase horse c6, cannon b7`, `mate threat` or `idle`.
+    pub fn label(&self) -> String {
+        match self.code() {
+            "chase" => {
+                let list: Vec<String> = self
+                    .chased
+                    .iter()
+                    .map(|(sq, kind)| format!("{} {sq}", kind.name()))
+                    .collect();
+                format!("chase {}", list.join(", "))
+            }
+            code => code.replace('-', " "),
         }
     }
 }
@@ -290,16 +269,7 @@ impl GameState {
 
 /// Neither side has a piece that could ever attack the king.
 pub fn insufficient_material(pos: &Position) -> bool {
-    Color::BOTH.iter().all(|&c| {
-        [
-            PieceKind::Chariot,
-            PieceKind::Horse,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ]
-        .iter()
-        .all(|&k| pos.count(c, k) == 0)
-    })
+    !pos.has_attackers(Color::Red) && !pos.has_attackers(Color::Black)
 }
 
 /// The state of the game after the moves `pos` has played since it was set up: judged on
@@ -323,7 +293,7 @@ pub fn judge(pos: &Position, rules: &Rules) -> GameState {
     {
         return over(GameResult::Draw, Reason::MoveLimit);
     }
-    let earlier = earlier_occurrences(pos);
+    let earlier: Vec<usize> = pos.earlier_occurrences().collect();
     let needed = rules.occurrences.max(2) as usize - 1;
     if earlier.len() >= needed {
         let span = earlier[needed - 1];
@@ -345,17 +315,6 @@ fn over(result: GameResult, reason: Reason) -> GameState {
         reason,
         cycle: Vec::new(),
     })
-}
-
-/// How many plies back the current position stood on the board before, most recent first
-/// (only since the last capture: a capture cannot be part of a cycle).
-pub fn earlier_occurrences(pos: &Position) -> Vec<usize> {
-    let keys: Vec<u64> = pos.key_history().collect();
-    let reach = (pos.halfmove_clock() as usize).min(keys.len());
-    (2..=reach)
-        .step_by(2)
-        .filter(|&d| keys[keys.len() - d] == pos.key())
-        .collect()
 }
 
 /// Plays `moves` (ICCS, WXF or Chinese) from `start`, judging after each; stops at the first
@@ -588,13 +547,4 @@ fn analyse_cycle(pos: &mut Position, span: usize, set: RuleSet, full: bool) -> C
         offence,
         same_piece,
     }
-}
-
-/// The pieces `side` newly chases with the move `mv` from `pos` (for tools and tests).
-pub fn newly_chased(pos: &Position, mv: Move) -> Bitboard {
-    let mut scratch = pos.clone();
-    let side = scratch.side_to_move();
-    let before = chase::chased_by(&mut scratch, side);
-    scratch.make_move(mv);
-    chase::chased_by(&mut scratch, side) & !before
 }

@@ -113,7 +113,7 @@ impl AnalyzeReporter {
 }
 
 fn json_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    let quoted: Vec<String> = items.iter().map(|s| super::json_string(s)).collect();
     format!("[{}]", quoted.join(","))
 }
 

@@ -6,6 +6,7 @@
 use crate::core::Color;
 use crate::position::Position;
 use crate::rules::{GameState, Rules, judge_game};
+use crate::tools::json_string;
 
 /// One judged game.
 #[derive(Clone, Debug)]
@@ -89,18 +90,14 @@ pub fn text_report(title: &str, game: &JudgedGame) -> String {
     out
 }
 
-fn quote(text: &str) -> String {
-    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
 /// The verdict as one JSON object; `game` is the 1-based game number.
 pub fn json_report(game_number: usize, game: &JudgedGame) -> String {
     let mut fields = vec![
         format!("\"game\":{game_number}"),
-        format!("\"start_fen\":{}", quote(&game.start_fen)),
+        format!("\"start_fen\":{}", json_string(&game.start_fen)),
         format!("\"plies\":{}", game.played),
         format!("\"moves_given\":{}", game.given),
-        format!("\"fen\":{}", quote(&game.end.to_fen())),
+        format!("\"fen\":{}", json_string(&game.end.to_fen())),
     ];
     match &game.state {
         GameState::Ongoing => {

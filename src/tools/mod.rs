@@ -6,3 +6,19 @@ pub mod judge;
 pub mod matches;
 pub mod perft;
 pub mod pgn;
+
+/// `text` as a JSON string, quoted and escaped (backslashes, quotes and control characters).
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

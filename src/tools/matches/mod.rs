@@ -17,6 +17,7 @@ pub mod stats;
 
 use crate::position::Position;
 use crate::rules::{GameResult, Rules};
+use crate::tools::json_string;
 use engine::{Engine, EngineConfig};
 use game::{GameRecord, Limit};
 use stats::{Sprt, SprtVerdict, Tally};
@@ -180,11 +181,8 @@ impl MatchReport {
         let mut out = vec![Tally::default(); engines];
         for g in &self.games {
             for (e, tally) in out.iter_mut().enumerate() {
-                match g.points_of(e) {
-                    Some(1.0) => tally.wins += 1,
-                    Some(0.0) => tally.losses += 1,
-                    Some(_) => tally.draws += 1,
-                    None => {}
+                if let Some(points) = g.points_of(e) {
+                    tally.add(points);
                 }
             }
         }
@@ -198,10 +196,8 @@ impl MatchReport {
             if (g.red, g.black) != (a, b) && (g.red, g.black) != (b, a) {
                 continue;
             }
-            match g.points_of(a) {
-                Some(1.0) => t.wins += 1,
-                Some(0.0) => t.losses += 1,
-                _ => t.draws += 1,
+            if let Some(points) = g.points_of(a) {
+                t.add(points);
             }
         }
         t
@@ -249,11 +245,8 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, St
 
 /// Adds a finished game to the report (tally and SPRT); returns whether the SPRT has decided.
 fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> bool {
-    match game.points_of(0) {
-        Some(1.0) => report.tally.wins += 1,
-        Some(0.0) => report.tally.losses += 1,
-        Some(_) => report.tally.draws += 1,
-        None => {}
+    if let Some(points) = game.points_of(0) {
+        report.tally.add(points);
     }
     report.games.push(game);
     let Some(sprt) = config.sprt else {
@@ -440,10 +433,6 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
     Ok(games)
 }
 
-fn quote(text: &str) -> String {
-    format!("\"{}\"", escape(text))
-}
-
 fn elo_fields(t: &Tally) -> String {
     let (elo, err) = match t.elo() {
         Some((e, r)) => (format!("{e:.2}"), format!("{r:.2}")),
@@ -467,7 +456,7 @@ pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
     let reasons: Vec<String> = report
         .reasons()
         .iter()
-        .map(|(k, n)| format!("{}:{n}", quote(k)))
+        .map(|(k, n)| format!("{}:{n}", json_string(k)))
         .collect();
     let sprt = match (config.sprt, report.sprt) {
         (Some(s), Some((llr, verdict))) => {
@@ -478,17 +467,21 @@ pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
                 s.elo1,
                 s.alpha,
                 s.beta,
-                quote(&format!("{verdict:?}"))
+                json_string(&format!("{verdict:?}"))
             )
         }
         _ => "null".into(),
     };
-    let names: Vec<String> = config.engines.iter().map(|e| quote(&e.name)).collect();
+    let names: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| json_string(&e.name))
+        .collect();
     let standings: Vec<String> = report
         .standings(config.engines.len())
         .iter()
         .zip(&config.engines)
-        .map(|(t, e)| format!("{{\"engine\":{},{}}}", quote(&e.name), elo_fields(t)))
+        .map(|(t, e)| format!("{{\"engine\":{},{}}}", json_string(&e.name), elo_fields(t)))
         .collect();
     format!(
         "{{\"engines\":[{}],{},\"reasons\":{{{}}},\"sprt\":{sprt},\"standings\":[{}],\"interrupted\":{}}}\n",

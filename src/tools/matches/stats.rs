@@ -39,6 +39,17 @@ fn erf(x: f64) -> f64 {
 }
 
 impl Tally {
+    /// Counts one game worth `points` (1, ½ or 0).
+    pub fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points < 0.25 {
+            self.losses += 1;
+        } else {
+            self.draws += 1;
+        }
+    }
+
     pub fn games(&self) -> u64 {
         self.wins + self.draws + self.losses
     }
