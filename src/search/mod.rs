@@ -535,7 +535,7 @@ impl Worker {
             }
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
-            self.play(0, mv);
+            self.play(0, mv, tt);
             let gives_check = self.pos.in_check();
             self.stack[1].known_check = Some(gives_check);
             let extension = i32::from(gives_check);
@@ -592,9 +592,10 @@ impl Worker {
 
     /// Plays `mv` from the node at `ply`: the evaluation accumulator of the next ply follows,
     /// and the move counts as a node.
-    fn play(&mut self, ply: usize, mv: Move) {
+    fn play(&mut self, ply: usize, mv: Move, tt: &TranspositionTable) {
         self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
         self.pos.make_move(mv);
+        tt.prefetch(self.pos.key());
         self.nodes += 1;
     }
 
@@ -808,7 +809,7 @@ impl Worker {
 
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
-            self.play(ply, mv);
+            self.play(ply, mv, tt);
             // Whether the move checks is learned after making it, and handed to the child so
             // it is computed once.
             let gives_check = self.pos.in_check();
@@ -989,7 +990,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.play(ply, mv);
+            self.play(ply, mv, tt);
             self.stack[ply + 1].known_check = None;
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
             self.pos.unmake_move();
