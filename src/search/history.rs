@@ -1,5 +1,5 @@
 //! Move-ordering memory kept by each search thread between nodes: killer moves, counter
-//! moves, butterfly history and one-ply continuation history.
+//! moves, butterfly history and continuation history (one and two plies back).
 //!
 //! All are "history heuristics": a quiet move that caused a cutoff somewhere is likely to be
 //! good elsewhere. Bonuses use the usual gravity formula so values stay within ±`HISTORY_MAX`.
@@ -27,13 +27,17 @@ impl PieceTo {
 
 const PIECE_TO: usize = 14 * SQUARES + 1;
 
+/// The moves one and two plies before a node (`PieceTo::NONE` where there is none, or after a
+/// null move): continuation history scores a quiet move in this context.
+pub type Context = [PieceTo; 2];
+
 pub struct Histories {
     pub killers: [[Move; 2]; MAX_PLY + 2],
     /// Indexed by the previous move's `PieceTo`: the reply that refuted it last time.
     pub counters: Vec<Move>,
     /// `[side][from][to]`.
     butterfly: Vec<i16>,
-    /// `[previous PieceTo][current PieceTo]`.
+    /// `[earlier PieceTo][current PieceTo]`, shared by both plies of the context.
     continuation: Vec<i16>,
 }
 
@@ -66,9 +70,11 @@ impl Histories {
     }
 
     /// Ordering score of a quiet move.
-    pub fn quiet_score(&self, side: usize, mv: Move, prev: PieceTo, current: PieceTo) -> i32 {
-        self.butterfly[Self::butterfly_index(side, mv)] as i32
-            + self.continuation[prev.0 as usize * PIECE_TO + current.0 as usize] as i32
+    pub fn quiet_score(&self, side: usize, mv: Move, context: Context, current: PieceTo) -> i32 {
+        let cont = |before: PieceTo| {
+            self.continuation[before.0 as usize * PIECE_TO + current.0 as usize] as i32
+        };
+        self.butterfly[Self::butterfly_index(side, mv)] as i32 + cont(context[0]) + cont(context[1])
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move.
@@ -76,15 +82,17 @@ impl Histories {
         &mut self,
         side: usize,
         mv: Move,
-        prev: PieceTo,
+        context: Context,
         current: PieceTo,
         bonus: i32,
     ) {
         gravity(&mut self.butterfly[Self::butterfly_index(side, mv)], bonus);
-        gravity(
-            &mut self.continuation[prev.0 as usize * PIECE_TO + current.0 as usize],
-            bonus,
-        );
+        for before in context {
+            gravity(
+                &mut self.continuation[before.0 as usize * PIECE_TO + current.0 as usize],
+                bonus,
+            );
+        }
     }
 
     pub fn add_killer(&mut self, ply: usize, mv: Move) {

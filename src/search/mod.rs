@@ -753,14 +753,15 @@ impl Worker {
         }
 
         // 9. The move loop.
-        let prev = if ply > 0 {
-            self.stack[ply - 1].piece_to
-        } else {
-            PieceTo::NONE
+        let earlier = |back: usize| {
+            ply.checked_sub(back)
+                .map_or(PieceTo::NONE, |p| self.stack[p].piece_to)
         };
+        let context = [earlier(1), earlier(2)];
+        let prev = context[0];
         let counter = self.histories.counters[prev.0 as usize];
         let killers = self.histories.killers[ply];
-        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, prev, in_check);
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check);
         let side = self.pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
@@ -838,7 +839,7 @@ impl Worker {
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
-                    let history = self.histories.quiet_score(side, mv, prev, piece_to);
+                    let history = self.histories.quiet_score(side, mv, context, piece_to);
                     reduction -= history / self.params.lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
@@ -876,9 +877,10 @@ impl Worker {
                         // 13. A cutoff: teach the histories.
                         if !is_capture {
                             let bonus = (depth * depth * 16).min(self.params.history_max_bonus);
-                            self.histories.update_quiet(side, mv, prev, piece_to, bonus);
+                            self.histories
+                                .update_quiet(side, mv, context, piece_to, bonus);
                             for &(q, qpt) in &quiets_tried {
-                                self.histories.update_quiet(side, q, prev, qpt, -bonus);
+                                self.histories.update_quiet(side, q, context, qpt, -bonus);
                             }
                             self.histories.add_killer(ply, mv);
                             if prev != PieceTo::NONE {

@@ -6,7 +6,7 @@
 //! killers, the counter-move, then by history; then the losing captures. In check all legal
 //! moves are ordered together. A cutoff in an early stage saves generating the later ones.
 
-use super::history::{Histories, PieceTo};
+use super::history::{Context, Histories, PieceTo};
 use crate::core::Move;
 use crate::eval::piece_value;
 use crate::position::MoveList;
@@ -38,7 +38,7 @@ pub struct MovePicker {
     tt_move: Move,
     killers: [Move; 2],
     counter: Move,
-    prev: PieceTo,
+    context: Context,
     captures_only: bool,
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
@@ -60,7 +60,7 @@ impl MovePicker {
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
-        prev: PieceTo,
+        context: Context,
         in_check: bool,
     ) -> MovePicker {
         let stage = match (in_check, !tt_move.is_none() && pos.is_legal(tt_move)) {
@@ -77,7 +77,7 @@ impl MovePicker {
             },
             killers,
             counter,
-            prev,
+            context,
             captures_only: false,
             in_check,
             zone: None,
@@ -103,7 +103,7 @@ impl MovePicker {
             Move::NONE,
             [Move::NONE; 2],
             Move::NONE,
-            PieceTo::NONE,
+            [PieceTo::NONE; 2],
             in_check,
         );
         picker.captures_only = true;
@@ -244,7 +244,7 @@ impl MovePicker {
                         } else if mv == self.counter {
                             COUNTER
                         } else {
-                            histories.quiet_score(side, mv, self.prev, PieceTo::of(pos, mv))
+                            histories.quiet_score(side, mv, self.context, PieceTo::of(pos, mv))
                         };
                     }
                     self.sort_descending();
@@ -273,7 +273,7 @@ impl MovePicker {
                         } else if pos.piece_on(mv.to()).is_some() {
                             KILLER_1 * 2 + Self::capture_score(pos, mv)
                         } else {
-                            histories.quiet_score(side, mv, self.prev, PieceTo::of(pos, mv))
+                            histories.quiet_score(side, mv, self.context, PieceTo::of(pos, mv))
                         };
                     }
                     self.next = 0;
@@ -306,8 +306,14 @@ mod tests {
             let legal = pos.legal_moves();
             let tt = legal[legal.len() / 2];
             let killers = [legal[0], Move::NONE];
-            let mut picker =
-                MovePicker::new(&pos, tt, killers, Move::NONE, PieceTo::NONE, pos.in_check());
+            let mut picker = MovePicker::new(
+                &pos,
+                tt,
+                killers,
+                Move::NONE,
+                [PieceTo::NONE; 2],
+                pos.in_check(),
+            );
             let mut seen = Vec::new();
             while let Some(mv) = picker.next(&pos, &histories) {
                 seen.push(mv);
@@ -328,7 +334,7 @@ mod tests {
             bogus,
             [Move::NONE; 2],
             Move::NONE,
-            PieceTo::NONE,
+            [PieceTo::NONE; 2],
             false,
         );
         while let Some(mv) = picker.next(&pos, &histories) {
