@@ -7,13 +7,14 @@
 //!   river and toward the centre, horses want the centre and the enemy half, cannons the
 //!   central file, the king stays home);
 //! - mobility of chariots, horses and cannons;
-//! - king safety: missing advisors and elephants against enemy attackers, an enemy chariot on
-//!   an open file toward the king, a cannon on the king's file;
+//! - king safety: missing advisors and elephants against enemy attackers, enemy chariots and
+//!   horses attacking palace points, a cannon on the king's file;
 //! - endings a side cannot win (no piece that can cross the river and attack) scaled down.
 //!
 //! Integer arithmetic only, so every machine gets the same numbers (and the same bench).
 //! NNUE will come later behind the same `evaluate` function.
 
+use crate::board::Bitboard;
 use crate::board::attacks::{chariot_attacks, file_mask, horse_attacks};
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -37,8 +38,24 @@ const CANNON_MOBILITY: Value = 1;
 /// King safety weights.
 const MISSING_ADVISOR: Value = 22;
 const MISSING_ELEPHANT: Value = 16;
-const CHARIOT_ON_KING_FILE: Value = 30;
 const CANNON_ON_KING_FILE: Value = 25;
+/// Per point of the enemy palace a chariot or horse attacks (middlegame only).
+const PALACE_PRESSURE: Value = 6;
+
+/// The nine palace points of each color, in `Color` order.
+const PALACES: [Bitboard; 2] = {
+    let mut red = 0u128;
+    let mut rank = 0;
+    while rank < 3 {
+        let mut file = 3;
+        while file < 6 {
+            red |= 1u128 << (rank * 9 + file);
+            file += 1;
+        }
+        rank += 1;
+    }
+    [Bitboard(red), Bitboard(red << 63)]
+};
 
 /// Piece-square bonus for a Red piece of `kind` on `sq` (Black uses the mirrored point).
 const fn square_bonus(kind: PieceKind, sq: usize) -> (Value, Value) {
@@ -182,28 +199,34 @@ impl Accumulator {
     }
 }
 
-/// Mobility of `color`'s chariots, horses and cannons.
-fn mobility(pos: &Position, color: Color) -> Value {
+/// Mobility of `color`'s chariots, horses and cannons (both phases), and the pressure its
+/// chariots and horses put on the enemy palace (middlegame), computed from the same attacks.
+fn mobility(pos: &Position, color: Color) -> (Value, Value) {
     let occ = pos.occupancy();
     let not_own = !pos.color_pieces(color);
     let empty = !pos.occupied();
+    let palace = PALACES[color.opponent().index()];
     let mut total = 0;
+    let mut pressure = 0;
     for sq in pos.pieces(color, PieceKind::Chariot) {
-        total += (chariot_attacks(sq, occ) & not_own).count() as Value * CHARIOT_MOBILITY;
+        let attacks = chariot_attacks(sq, occ);
+        total += (attacks & not_own).count() as Value * CHARIOT_MOBILITY;
+        pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Horse) {
-        total += ((horse_attacks(sq, occ.normal) & not_own).count() as Value - 2) * HORSE_MOBILITY;
+        let attacks = horse_attacks(sq, occ.normal);
+        total += ((attacks & not_own).count() as Value - 2) * HORSE_MOBILITY;
+        pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Cannon) {
         total += (chariot_attacks(sq, occ) & empty).count() as Value * CANNON_MOBILITY;
     }
-    total
+    (total, pressure * PALACE_PRESSURE)
 }
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
 fn king_danger(pos: &Position, color: Color) -> Value {
     let them = color.opponent();
-    let enemy_chariots = pos.pieces(them, PieceKind::Chariot);
     let enemy_cannons = pos.pieces(them, PieceKind::Cannon);
     let attackers = pos.count(them, PieceKind::Chariot) * 2
         + pos.count(them, PieceKind::Horse)
@@ -218,14 +241,7 @@ fn king_danger(pos: &Position, color: Color) -> Value {
             * weight
             / 4;
     }
-    let king = pos.king_square(color);
-    let file = file_mask(king);
-    let occ = pos.occupancy();
-    // An enemy chariot with a clear line to the king's file point nearest it.
-    if (chariot_attacks(king, occ) & file & enemy_chariots).any() {
-        danger += CHARIOT_ON_KING_FILE;
-    }
-    if (file & enemy_cannons).any() {
+    if (file_mask(pos.king_square(color)) & enemy_cannons).any() {
         danger += CANNON_ON_KING_FILE;
     }
     danger
@@ -260,8 +276,12 @@ pub fn evaluate_with(pos: &Position, acc: &Accumulator) -> Value {
     debug_assert_eq!(*acc, Accumulator::new(pos));
     let (red, black) = (Color::Red.index(), Color::Black.index());
     let phase = acc.phase.min(PHASE_MAX);
-    let mobility = mobility(pos, Color::Red) - mobility(pos, Color::Black);
-    let mg = acc.mg[red] - acc.mg[black] + mobility - king_danger(pos, Color::Red)
+    let (red_mobility, red_pressure) = mobility(pos, Color::Red);
+    let (black_mobility, black_pressure) = mobility(pos, Color::Black);
+    let mobility = red_mobility - black_mobility;
+    let mg = acc.mg[red] - acc.mg[black] + mobility + red_pressure
+        - black_pressure
+        - king_danger(pos, Color::Red)
         + king_danger(pos, Color::Black);
     let eg = acc.eg[red] - acc.eg[black] + mobility;
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
@@ -359,6 +379,26 @@ mod tests {
         let home = eval("4k4/9/9/9/9/9/4P4/9/9/3K5 w");
         let crossed = eval("4k4/9/9/4P4/9/9/9/9/9/3K5 w");
         assert!(crossed > home + 50, "{home} {crossed}");
+    }
+
+    #[test]
+    fn palaces_are_the_nine_points_around_each_king() {
+        for (color, corners) in [(Color::Red, ["d0", "f2"]), (Color::Black, ["d7", "f9"])] {
+            let palace = PALACES[color.index()];
+            assert_eq!(palace.count(), 9);
+            for corner in corners {
+                assert!(palace.contains(Square::parse(corner).unwrap()), "{corner}");
+            }
+        }
+    }
+
+    #[test]
+    fn attacking_the_palace_counts() {
+        // The same chariot on two points with the same square bonus and the same mobility:
+        // on a rank of the enemy palace, then on the river. Only the pressure differs.
+        let near = eval("3k4r/R8/1c5c1/9/9/9/9/1C5C1/9/4K3R w");
+        let far = eval("3k4r/9/1c5c1/9/R8/9/9/1C5C1/9/4K3R w");
+        assert!(near > far, "{near} {far}");
     }
 
     #[test]
