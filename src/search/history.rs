@@ -1,11 +1,12 @@
 //! Move-ordering memory kept by each search thread between nodes: killer moves, counter
-//! moves, butterfly history and continuation history (one and two plies back).
+//! moves, butterfly history, continuation history (one and two plies back) and capture
+//! history.
 //!
 //! All are "history heuristics": a quiet move that caused a cutoff somewhere is likely to be
 //! good elsewhere. Bonuses use the usual gravity formula so values stay within ±`HISTORY_MAX`.
 
 use super::MAX_PLY;
-use crate::core::{Move, SQUARES};
+use crate::core::{Move, PieceKind, SQUARES};
 use crate::position::Position;
 
 pub const HISTORY_MAX: i32 = 16_384;
@@ -39,6 +40,8 @@ pub struct Histories {
     butterfly: Vec<i16>,
     /// `[earlier PieceTo][current PieceTo]`, shared by both plies of the context.
     continuation: Vec<i16>,
+    /// `[capturing PieceTo][captured kind]`: how well this capture did in other positions.
+    captures: Vec<i16>,
 }
 
 fn gravity(entry: &mut i16, bonus: i32) {
@@ -54,6 +57,7 @@ impl Histories {
             counters: vec![Move::NONE; PIECE_TO],
             butterfly: vec![0; 2 * SQUARES * SQUARES],
             continuation: vec![0; PIECE_TO * PIECE_TO],
+            captures: vec![0; PIECE_TO * PieceKind::ALL.len()],
         }
     }
 
@@ -63,6 +67,18 @@ impl Histories {
         self.counters.fill(Move::NONE);
         self.butterfly.fill(0);
         self.continuation.fill(0);
+        self.captures.fill(0);
+    }
+
+    /// The capture history of `piece_to` taking a `victim`.
+    pub fn capture_score(&self, piece_to: PieceTo, victim: PieceKind) -> i32 {
+        self.captures[piece_to.0 as usize * PieceKind::ALL.len() + victim.index()] as i32
+    }
+
+    /// Rewards (or, with a negative bonus, punishes) a capture.
+    pub fn update_capture(&mut self, piece_to: PieceTo, victim: PieceKind, bonus: i32) {
+        let index = piece_to.0 as usize * PieceKind::ALL.len() + victim.index();
+        gravity(&mut self.captures[index], bonus);
     }
 
     fn butterfly_index(side: usize, mv: Move) -> usize {
@@ -107,5 +123,34 @@ impl Histories {
 impl Default for Histories {
     fn default() -> Self {
         Histories::new()
+    }
+}
+
+/// Moves searched at a node without causing a cutoff, kept for the history malus (a fixed
+/// array: no allocation in the search).
+pub struct Tried<T: Copy, const N: usize> {
+    items: [T; N],
+    len: usize,
+}
+
+impl<T: Copy, const N: usize> Tried<T, N> {
+    /// An empty list; `filler` only initialises the unused slots.
+    pub fn new(filler: T) -> Self {
+        Tried {
+            items: [filler; N],
+            len: 0,
+        }
+    }
+
+    /// Keeps `item` if there is room (the first `N` are enough for the malus).
+    pub fn push(&mut self, item: T) {
+        if self.len < N {
+            self.items[self.len] = item;
+            self.len += 1;
+        }
+    }
+
+    pub fn as_slice(&self) -> &[T] {
+        &self.items[..self.len]
     }
 }

@@ -12,11 +12,11 @@ pub mod threads;
 pub mod timeman;
 pub mod tt;
 
-use crate::core::{Move, PieceKind};
+use crate::core::{Move, Piece, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
 use crate::position::Position;
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
-use history::{Histories, PieceTo};
+use history::{Histories, PieceTo, Tried};
 use params::SearchParams;
 use picker::MovePicker;
 use std::sync::Arc;
@@ -767,12 +767,14 @@ impl Worker {
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        let mut quiets_tried: Vec<(Move, PieceTo)> = Vec::new();
+        let mut quiets_tried: Tried<_, 32> = Tried::new((Move::NONE, PieceTo::NONE));
+        let mut captures_tried: Tried<_, 16> = Tried::new((PieceTo::NONE, PieceKind::Pawn));
         // The opponent king's data for check tests, made when first needed.
         let mut check_info = None;
         while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
-            let is_capture = self.pos.piece_on(mv.to()).is_some();
+            let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
+            let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
             let p = &self.params;
 
@@ -874,12 +876,18 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if value >= beta {
-                        // 13. A cutoff: teach the histories.
-                        if !is_capture {
-                            let bonus = (depth * depth * 16).min(self.params.history_max_bonus);
+                        // 13. A cutoff: teach the histories. The captures tried before it
+                        // failed here, whichever kind of move refuted.
+                        let bonus = (depth * depth * 16).min(self.params.history_max_bonus);
+                        for &(cpt, kind) in captures_tried.as_slice() {
+                            self.histories.update_capture(cpt, kind, -bonus);
+                        }
+                        if let Some(kind) = victim {
+                            self.histories.update_capture(piece_to, kind, bonus);
+                        } else {
                             self.histories
                                 .update_quiet(side, mv, context, piece_to, bonus);
-                            for &(q, qpt) in &quiets_tried {
+                            for &(q, qpt) in quiets_tried.as_slice() {
                                 self.histories.update_quiet(side, q, context, qpt, -bonus);
                             }
                             self.histories.add_killer(ply, mv);
@@ -891,8 +899,9 @@ impl Worker {
                     }
                 }
             }
-            if !is_capture && quiets_tried.len() < 32 {
-                quiets_tried.push((mv, piece_to));
+            match victim {
+                Some(kind) => captures_tried.push((piece_to, kind)),
+                None => quiets_tried.push((mv, piece_to)),
             }
         }
 
