@@ -90,16 +90,17 @@ fn outcome_of(worker: &Worker) -> ThreadOutcome {
 }
 
 /// Picks among the threads' answers: each thread votes for its move with a weight growing
-/// with its depth and its score; a proven mate wins outright.
-fn vote(main: &ThreadOutcome, helpers: &[ThreadOutcome]) -> ThreadOutcome {
-    // Only threads that got at least as deep as the main thread have a say: a helper stopped
-    // early in a shallower iteration knows less.
+/// with its depth and its score; a proven mate wins outright. Only threads that completed at
+/// least `floor` plies have a say (see `vote_floor`); if none did, the main thread answers.
+fn vote(main: &ThreadOutcome, helpers: &[ThreadOutcome], floor: i32) -> ThreadOutcome {
     let all: Vec<&ThreadOutcome> = std::iter::once(main)
-        .chain(helpers.iter().filter(|o| o.depth >= main.depth))
-        .filter(|o| o.best.is_some() && o.depth > 0)
+        .chain(helpers)
+        .filter(|o| o.best.is_some() && o.depth > 0 && o.depth >= floor)
         .collect();
-    if all.len() <= 1 {
-        return main.clone();
+    match all.as_slice() {
+        [] => return main.clone(),
+        [only] => return (*only).clone(),
+        _ => {}
     }
     if let Some(mate) = all
         .iter()
@@ -119,6 +120,18 @@ fn vote(main: &ThreadOutcome, helpers: &[ThreadOutcome]) -> ThreadOutcome {
         .max_by_key(|o| (weights[&o.best.unwrap()], o.depth, o.value))
         .expect("at least two outcomes");
     (*chosen).clone()
+}
+
+/// The depth a thread must have completed to vote. Normally the main thread's: a helper
+/// stopped early in a shallower iteration knows less. But when the search was limited to
+/// `depth` plies and some thread completed them, only such threads vote, so `go depth N` is
+/// answered from depth N even when the main thread was stopped one iteration short.
+fn vote_floor(main: &ThreadOutcome, helpers: &[ThreadOutcome], limit: Option<i32>) -> i32 {
+    let deepest = helpers.iter().map(|o| o.depth).fold(main.depth, i32::max);
+    match limit {
+        Some(depth) if deepest >= depth => depth,
+        _ => main.depth,
+    }
 }
 
 fn thread_main(id: usize, tasks: Receiver<Task>) {
@@ -157,7 +170,8 @@ fn run_job(worker: &mut Worker, job: &Job) {
         .collect();
     let mut result = result_of(worker, &job.shared);
     let main = outcome_of(worker);
-    let chosen = vote(&main, &helpers);
+    let floor = vote_floor(&main, &helpers, job.limits.depth);
+    let chosen = vote(&main, &helpers, floor);
     // Of the threads that chose that move, the deepest one's line is reported: a helper that
     // completed the last iteration knows it better than a main thread stopped one short.
     let chosen = std::iter::once(&main)
@@ -314,5 +328,45 @@ impl Drop for SearchPool {
         self.stop();
         self.wait();
         self.shutdown_threads();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(mv: &str, value: i32, depth: i32) -> ThreadOutcome {
+        let best = Move::parse_iccs(mv).unwrap();
+        ThreadOutcome {
+            best: Some(best),
+            pv: vec![best],
+            value,
+            depth,
+        }
+    }
+
+    #[test]
+    fn a_depth_limited_search_answers_from_the_requested_depth() {
+        // The main thread was stopped at depth 5 with a better-looking move; a helper
+        // completed the requested depth 6.
+        let main = outcome("h2e2", 80, 5);
+        let helpers = [outcome("b2e2", 20, 6)];
+        let floor = vote_floor(&main, &helpers, Some(6));
+        assert_eq!(floor, 6);
+        let chosen = vote(&main, &helpers, floor);
+        assert_eq!((chosen.best, chosen.depth), (helpers[0].best, 6));
+        // Without a depth limit the deeper helper only adds its weight to the vote.
+        assert_eq!(vote_floor(&main, &helpers, None), 5);
+    }
+
+    #[test]
+    fn shallower_helpers_have_no_say() {
+        let main = outcome("h2e2", 10, 8);
+        let helpers = [outcome("b2e2", 300, 7), outcome("c3c4", 300, 6)];
+        let floor = vote_floor(&main, &helpers, None);
+        assert_eq!(vote(&main, &helpers, floor).best, main.best);
+        // Also when a depth limit was not reached by anyone.
+        let floor = vote_floor(&main, &helpers, Some(12));
+        assert_eq!(vote(&main, &helpers, floor).best, main.best);
     }
 }
