@@ -30,10 +30,16 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
     }
 }
 
+/// A fresh scratch folder for one test, unique to this test process.
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Writes a fake UCCI engine: it shakes hands, then answers `go` with `on_go` (shell code).
 fn fake_engine(name: &str, on_go: &str) -> EngineConfig {
-    let dir: PathBuf = std::env::temp_dir().join(format!("chariot-fakes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("fakes");
     let path = dir.join(format!("{name}.sh"));
     let script = format!(
         "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'id name {name}'; echo ucciok ;;\n    isready*) echo readyok ;;\n    go*) {on_go} ;;\n    quit*) exit 0 ;;\n  esac\ndone\n"
@@ -277,8 +283,7 @@ fn round_robin_and_gauntlet_of_three_engines() {
 
 #[test]
 fn per_engine_limits_and_working_directories() {
-    let dir = std::env::temp_dir().join(format!("chariot-wd-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("wd");
     let log = dir.join("go.log");
     // The fake logs its directory and each `go` line, then plays an illegal move.
     let mut fake = fake_engine(
@@ -308,8 +313,7 @@ fn per_engine_limits_and_working_directories() {
 
 #[test]
 fn ctrl_c_stops_the_match_and_resume_completes_it() {
-    let dir = std::env::temp_dir().join(format!("chariot-int-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("int");
     let pgn = dir.join("games.pgn");
     let exe = env!("CARGO_BIN_EXE_chariot");
     let args = |resume: bool| {
@@ -387,8 +391,7 @@ fn ctrl_c_stops_the_match_and_resume_completes_it() {
 
 #[test]
 fn moves_to_go_controls_refill_the_clock() {
-    let dir = std::env::temp_dir().join(format!("chariot-mtg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("mtg");
     let log = dir.join("input.log");
     // A Chariot whose input is logged: the runner's `go` lines show the control.
     let logged = EngineConfig::new(

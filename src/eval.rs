@@ -14,8 +14,7 @@
 //! Integer arithmetic only, so every machine gets the same numbers (and the same bench).
 //! NNUE will come later behind the same `evaluate` function.
 
-use crate::board::Bitboard;
-use crate::board::attacks::{chariot_attacks, file_mask, horse_attacks};
+use crate::board::attacks::{PALACES, chariot_attacks, file_mask, horse_attacks};
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
@@ -41,21 +40,6 @@ const MISSING_ELEPHANT: Value = 16;
 const CANNON_ON_KING_FILE: Value = 25;
 /// Per point of the enemy palace a chariot or horse attacks (middlegame only).
 const PALACE_PRESSURE: Value = 6;
-
-/// The nine palace points of each color, in `Color` order.
-const PALACES: [Bitboard; 2] = {
-    let mut red = 0u128;
-    let mut rank = 0;
-    while rank < 3 {
-        let mut file = 3;
-        while file < 6 {
-            red |= 1u128 << (rank * 9 + file);
-            file += 1;
-        }
-        rank += 1;
-    }
-    [Bitboard(red), Bitboard(red << 63)]
-};
 
 /// Piece-square bonus for a Red piece of `kind` on `sq` (Black uses the mirrored point).
 const fn square_bonus(kind: PieceKind, sq: usize) -> (Value, Value) {
@@ -379,17 +363,6 @@ mod tests {
         let home = eval("4k4/9/9/9/9/9/4P4/9/9/3K5 w");
         let crossed = eval("4k4/9/9/4P4/9/9/9/9/9/3K5 w");
         assert!(crossed > home + 50, "{home} {crossed}");
-    }
-
-    #[test]
-    fn palaces_are_the_nine_points_around_each_king() {
-        for (color, corners) in [(Color::Red, ["d0", "f2"]), (Color::Black, ["d7", "f9"])] {
-            let palace = PALACES[color.index()];
-            assert_eq!(palace.count(), 9);
-            for corner in corners {
-                assert!(palace.contains(Square::parse(corner).unwrap()), "{corner}");
-            }
-        }
     }
 
     #[test]

@@ -39,6 +39,21 @@ pub static TRANSPOSED_BIT: [u128; SQUARES] = {
     table
 };
 
+/// The nine palace points of each color, in `Color` order (Red's at the bottom).
+pub static PALACES: [Bitboard; 2] = {
+    let mut table = [Bitboard::EMPTY; 2];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
+        if in_palace(f, r) {
+            let color = if r <= 4 { 0 } else { 1 };
+            table[color].0 |= 1u128 << sq;
+        }
+        sq += 1;
+    }
+    table
+};
+
 /// King steps: one point orthogonally, staying inside the palace it stands in.
 pub static KING_MOVES: [Bitboard; SQUARES] = {
     let mut table = [Bitboard::EMPTY; SQUARES];
@@ -593,6 +608,17 @@ mod tests {
             names(pawn_moves(Color::Black, sq("c4"))),
             ["c3", "b4", "d4"]
         );
+    }
+
+    #[test]
+    fn palaces_are_the_nine_points_around_each_king() {
+        for (color, corners) in [(Color::Red, ["d0", "f2"]), (Color::Black, ["d7", "f9"])] {
+            let palace = PALACES[color.index()];
+            assert_eq!(palace.count(), 9);
+            for corner in corners {
+                assert!(palace.contains(sq(corner)), "{corner}");
+            }
+        }
     }
 
     #[test]

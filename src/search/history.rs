@@ -6,7 +6,7 @@
 //! good elsewhere. Bonuses use the usual gravity formula so values stay within ±`HISTORY_MAX`.
 
 use super::MAX_PLY;
-use crate::core::{Move, PieceKind, SQUARES};
+use crate::core::{Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
 pub const HISTORY_MAX: i32 = 16_384;
@@ -19,10 +19,13 @@ impl PieceTo {
     pub const NONE: PieceTo = PieceTo(0);
 
     pub fn of(pos: &Position, mv: Move) -> PieceTo {
-        match pos.piece_on(mv.from()) {
-            Some(p) => PieceTo((p.index() * SQUARES + mv.to().index()) as u16 + 1),
-            None => PieceTo::NONE,
-        }
+        pos.piece_on(mv.from())
+            .map_or(PieceTo::NONE, |piece| PieceTo::new(piece, mv.to()))
+    }
+
+    /// `piece` arriving on `to`.
+    pub fn new(piece: Piece, to: Square) -> PieceTo {
+        PieceTo((piece.index() * SQUARES + to.index()) as u16 + 1)
     }
 }
 
@@ -70,15 +73,25 @@ impl Histories {
         self.captures.fill(0);
     }
 
+    fn capture_index(piece_to: PieceTo, victim: PieceKind) -> usize {
+        piece_to.0 as usize * PieceKind::ALL.len() + victim.index()
+    }
+
     /// The capture history of `piece_to` taking a `victim`.
     pub fn capture_score(&self, piece_to: PieceTo, victim: PieceKind) -> i32 {
-        self.captures[piece_to.0 as usize * PieceKind::ALL.len() + victim.index()] as i32
+        self.captures[Self::capture_index(piece_to, victim)] as i32
     }
 
     /// Rewards (or, with a negative bonus, punishes) a capture.
     pub fn update_capture(&mut self, piece_to: PieceTo, victim: PieceKind, bonus: i32) {
-        let index = piece_to.0 as usize * PieceKind::ALL.len() + victim.index();
-        gravity(&mut self.captures[index], bonus);
+        gravity(
+            &mut self.captures[Self::capture_index(piece_to, victim)],
+            bonus,
+        );
+    }
+
+    fn continuation_index(before: PieceTo, current: PieceTo) -> usize {
+        before.0 as usize * PIECE_TO + current.0 as usize
     }
 
     fn butterfly_index(side: usize, mv: Move) -> usize {
@@ -87,9 +100,7 @@ impl Histories {
 
     /// Ordering score of a quiet move.
     pub fn quiet_score(&self, side: usize, mv: Move, context: Context, current: PieceTo) -> i32 {
-        let cont = |before: PieceTo| {
-            self.continuation[before.0 as usize * PIECE_TO + current.0 as usize] as i32
-        };
+        let cont = |before| self.continuation[Self::continuation_index(before, current)] as i32;
         self.butterfly[Self::butterfly_index(side, mv)] as i32 + cont(context[0]) + cont(context[1])
     }
 
@@ -105,7 +116,7 @@ impl Histories {
         gravity(&mut self.butterfly[Self::butterfly_index(side, mv)], bonus);
         for before in context {
             gravity(
-                &mut self.continuation[before.0 as usize * PIECE_TO + current.0 as usize],
+                &mut self.continuation[Self::continuation_index(before, current)],
                 bonus,
             );
         }

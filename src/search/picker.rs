@@ -4,8 +4,8 @@
 //! position with the same hash); then captures that do not lose material by SEE, most
 //! valuable victim first (chariot and cannon captures top the list), adjusted by capture
 //! history; then quiet moves — killers, the counter-move, then by history; then the losing
-//! captures. In check all legal
-//! moves are ordered together. A cutoff in an early stage saves generating the later ones.
+//! captures. In check all legal moves are ordered together. A cutoff in an early stage saves
+//! generating the later ones.
 
 use super::history::{Context, Histories, PieceTo};
 use crate::core::Move;
@@ -128,12 +128,11 @@ impl MovePicker {
     /// Most valuable victim first, least valuable attacker next, shifted by the capture
     /// history (a quarter of it: at most about two pawns' worth of victim value).
     fn capture_score(pos: &Position, mv: Move, histories: &Histories) -> i32 {
-        let Some(victim) = pos.piece_on(mv.to()).map(|p| p.kind()) else {
+        let (Some(victim), Some(mover)) = (pos.piece_on(mv.to()), pos.piece_on(mv.from())) else {
             return 0;
         };
-        let attacker = pos.piece_on(mv.from()).map_or(0, |p| piece_value(p.kind()));
-        piece_value(victim) * 16 - attacker / 16
-            + histories.capture_score(PieceTo::of(pos, mv), victim) / 4
+        let history = histories.capture_score(PieceTo::new(mover, mv.to()), victim.kind());
+        piece_value(victim.kind()) * 16 - piece_value(mover.kind()) / 16 + history / 4
     }
 
     /// Sorts all of `self.moves` best first (insertion sort: lists are short and mostly
