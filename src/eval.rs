@@ -21,96 +21,213 @@ use crate::position::Position;
 /// A score in centipawns (or a mate score, see `search`).
 pub type Value = i32;
 
-/// Middlegame and endgame values per kind, in `PieceKind` order.
-const MATERIAL_MG: [Value; 7] = [0, 200, 200, 400, 900, 470, 100];
-const MATERIAL_EG: [Value; 7] = [0, 200, 200, 460, 940, 420, 110];
+/// Declares `EvalParams` from a list of named weights: the struct, its defaults (what the
+/// engine plays with) and the names and handles the tuner (`examples/tune_eval.rs`) walks.
+macro_rules! eval_params {
+    ($( $(#[$doc:meta])* $name:ident: $value:expr, )*) => {
+        /// Every weight of the evaluation, in centipawns.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct EvalParams {
+            $( $(#[$doc])* pub $name: Value, )*
+        }
+
+        impl EvalParams {
+            pub const DEFAULT: EvalParams = EvalParams { $( $name: $value, )* };
+
+            /// The weights' names, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[ $( stringify!($name), )* ];
+
+            /// The weights in declaration order, to change one at a time.
+            pub fn values_mut(&mut self) -> Vec<&mut Value> {
+                vec![ $( &mut self.$name, )* ]
+            }
+        }
+    };
+}
+
+eval_params! {
+    /// Material, middlegame and endgame (the cannon is worth more with many pieces on the
+    /// board, the horse more in the endgame).
+    advisor_mg: 200,
+    advisor_eg: 200,
+    elephant_mg: 200,
+    elephant_eg: 200,
+    horse_mg: 400,
+    horse_eg: 460,
+    chariot_mg: 900,
+    chariot_eg: 940,
+    cannon_mg: 470,
+    cannon_eg: 420,
+    pawn_mg: 100,
+    pawn_eg: 110,
+    /// Pawns: on the own river bank; across the river (base, per file toward the centre,
+    /// per rank of advance); on the last rank, where they can only step sideways.
+    pawn_river_bank: 10,
+    pawn_crossed_mg: 70,
+    pawn_crossed_eg: 90,
+    pawn_centre_mg: 12,
+    pawn_centre_eg: 6,
+    pawn_advance_mg: 12,
+    pawn_advance_eg: 10,
+    pawn_last_rank_mg: 60,
+    pawn_last_rank_eg: 50,
+    /// Horses: per file toward the centre, in the enemy half or near it, on an edge file, on
+    /// the home rank.
+    horse_centre_mg: 4,
+    horse_centre_eg: 5,
+    horse_forward: 14,
+    horse_midfield: 6,
+    horse_edge: -12,
+    horse_home: -8,
+    /// Chariots: across the river, on the enemy's third and fourth ranks, on the d and f
+    /// files; the endgame base.
+    chariot_crossed: 10,
+    chariot_deep: 8,
+    chariot_open_lane: 6,
+    chariot_base_eg: 4,
+    /// Cannons: on the central file, on their home rank, on the enemy's back rank.
+    cannon_central: 22,
+    cannon_home: 6,
+    cannon_bottom: 10,
+    /// Advisors and elephants on the central file.
+    defender_middle: 8,
+    /// The king: per rank raised, off the central file.
+    king_raised: -12,
+    king_aside: -6,
+    /// Mobility per reachable point.
+    chariot_mobility: 3,
+    horse_mobility: 6,
+    cannon_mobility: 1,
+    /// King safety: per missing advisor and elephant (scaled by the enemy attackers), an
+    /// enemy cannon on the king's file, and (middlegame) per enemy palace point a chariot or
+    /// horse attacks.
+    missing_advisor: 22,
+    missing_elephant: 16,
+    cannon_on_king_file: 25,
+    palace_pressure: 6,
+    /// Having the move.
+    tempo: 10,
+}
 
 /// Game phase: horses and cannons count 1, chariots 2; 16 is the full board.
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 1, 2, 1, 0];
 const PHASE_MAX: i32 = 16;
 
-/// Mobility bonus per reachable point.
-const CHARIOT_MOBILITY: Value = 3;
-const HORSE_MOBILITY: Value = 6;
-const CANNON_MOBILITY: Value = 1;
+/// Values for SEE and move ordering, kept apart from the tuned weights so that tuning the
+/// evaluation does not reorder the search.
+const EXCHANGE_VALUES: [Value; 7] = [10_000, 200, 200, 400, 900, 470, 100];
 
-/// King safety weights.
-const MISSING_ADVISOR: Value = 22;
-const MISSING_ELEPHANT: Value = 16;
-const CANNON_ON_KING_FILE: Value = 25;
-/// Per point of the enemy palace a chariot or horse attacks (middlegame only).
-const PALACE_PRESSURE: Value = 6;
+/// Material of a kind, middlegame and endgame.
+const fn material(p: &EvalParams, kind: PieceKind) -> (Value, Value) {
+    match kind {
+        PieceKind::King => (0, 0),
+        PieceKind::Advisor => (p.advisor_mg, p.advisor_eg),
+        PieceKind::Elephant => (p.elephant_mg, p.elephant_eg),
+        PieceKind::Horse => (p.horse_mg, p.horse_eg),
+        PieceKind::Chariot => (p.chariot_mg, p.chariot_eg),
+        PieceKind::Cannon => (p.cannon_mg, p.cannon_eg),
+        PieceKind::Pawn => (p.pawn_mg, p.pawn_eg),
+    }
+}
 
-/// Piece-square bonus for a Red piece of `kind` on `sq` (Black uses the mirrored point).
-const fn square_bonus(kind: PieceKind, sq: usize) -> (Value, Value) {
+/// Piece-square bonus for a Red piece of `kind` on `sq` (Black uses the mirrored point),
+/// built from a few rules a player knows.
+const fn square_bonus(p: &EvalParams, kind: PieceKind, sq: usize) -> (Value, Value) {
     let file = (sq % 9) as i32;
     let rank = (sq / 9) as i32;
     let centre = 4 - if file > 4 { file - 4 } else { 4 - file }; // 0 at the edge, 4 on file e
     match kind {
         PieceKind::Pawn => {
             if rank <= 4 {
-                let mg = if rank == 4 { 10 } else { 0 };
+                let mg = if rank == 4 { p.pawn_river_bank } else { 0 };
                 (mg, mg)
             } else if rank == 9 {
-                // A pawn on the last rank can only step sideways: little threat.
-                (60, 50)
+                (p.pawn_last_rank_mg, p.pawn_last_rank_eg)
             } else {
                 let advance = if rank >= 8 { 2 } else { rank - 5 };
-                let mg = 70 + 12 * centre + 12 * advance;
-                let eg = 90 + 6 * centre + 10 * advance;
+                let mg =
+                    p.pawn_crossed_mg + p.pawn_centre_mg * centre + p.pawn_advance_mg * advance;
+                let eg =
+                    p.pawn_crossed_eg + p.pawn_centre_eg * centre + p.pawn_advance_eg * advance;
                 (mg, eg)
             }
         }
         PieceKind::Horse => {
             let forward = if rank >= 5 && rank <= 7 {
-                14
+                p.horse_forward
             } else if rank >= 3 {
-                6
+                p.horse_midfield
             } else {
                 0
             };
-            let edge = if file == 0 || file == 8 { -12 } else { 0 };
-            let back = if rank == 0 { -8 } else { 0 };
-            (4 * centre + forward + edge + back, 5 * centre + edge)
+            let edge = if file == 0 || file == 8 {
+                p.horse_edge
+            } else {
+                0
+            };
+            let back = if rank == 0 { p.horse_home } else { 0 };
+            (
+                p.horse_centre_mg * centre + forward + edge + back,
+                p.horse_centre_eg * centre + edge,
+            )
         }
         PieceKind::Chariot => {
-            let crossed = if rank >= 5 { 10 } else { 0 };
-            let deep = if rank == 6 || rank == 7 { 8 } else { 0 };
-            let open_lane = if file == 3 || file == 5 { 6 } else { 0 };
-            (crossed + deep + open_lane, 4 + crossed / 2)
+            let crossed = if rank >= 5 { p.chariot_crossed } else { 0 };
+            let deep = if rank == 6 || rank == 7 {
+                p.chariot_deep
+            } else {
+                0
+            };
+            let open_lane = if file == 3 || file == 5 {
+                p.chariot_open_lane
+            } else {
+                0
+            };
+            (crossed + deep + open_lane, p.chariot_base_eg + crossed / 2)
         }
         PieceKind::Cannon => {
-            let central = if file == 4 { 22 } else { 0 };
-            let home = if rank == 2 { 6 } else { 0 };
-            let bottom = if rank == 9 { 10 } else { 0 };
+            let central = if file == 4 { p.cannon_central } else { 0 };
+            let home = if rank == 2 { p.cannon_home } else { 0 };
+            let bottom = if rank == 9 { p.cannon_bottom } else { 0 };
             (central + home + bottom, central / 3)
         }
         PieceKind::Advisor | PieceKind::Elephant => {
-            let middle = if file == 4 { 8 } else { 0 };
+            let middle = if file == 4 { p.defender_middle } else { 0 };
             (middle, middle)
         }
         PieceKind::King => {
-            let raised = -12 * rank;
-            let aside = if file == 4 { 0 } else { -6 };
+            let raised = p.king_raised * rank;
+            let aside = if file == 4 { 0 } else { p.king_aside };
             (raised + aside, aside)
         }
     }
 }
 
-/// The tables, indexed `[kind][point]` from Red's side, middlegame and endgame packed.
-static SQUARE_TABLE: [[(Value, Value); SQUARES]; 7] = {
-    let mut table = [[(0, 0); SQUARES]; 7];
-    let mut k = 0;
-    while k < 7 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            table[k][sq] = square_bonus(PieceKind::ALL[k], sq);
-            sq += 1;
+/// Material plus square bonus of a Red piece of each kind on each point, middlegame and
+/// endgame, indexed `[kind][point]`.
+pub struct SquareTable([[(Value, Value); SQUARES]; 7]);
+
+impl SquareTable {
+    pub const fn new(p: &EvalParams) -> SquareTable {
+        let mut table = [[(0, 0); SQUARES]; 7];
+        let mut k = 0;
+        while k < 7 {
+            let kind = PieceKind::ALL[k];
+            let (material_mg, material_eg) = material(p, kind);
+            let mut sq = 0;
+            while sq < SQUARES {
+                let (mg, eg) = square_bonus(p, kind, sq);
+                table[k][sq] = (material_mg + mg, material_eg + eg);
+                sq += 1;
+            }
+            k += 1;
         }
-        k += 1;
+        SquareTable(table)
     }
-    table
-};
+}
+
+/// The table of the default weights, built at compile time.
+static SQUARE_TABLE: SquareTable = SquareTable::new(&EvalParams::DEFAULT);
 
 /// The material and piece-square part of the evaluation, which a move changes only on its
 /// two points: the search keeps one per ply and updates it move by move instead of summing
@@ -125,25 +242,28 @@ pub struct Accumulator {
 
 /// Middlegame and endgame value of a piece on a point (material + square bonus).
 #[inline]
-fn placement(piece: Piece, sq: Square) -> (Value, Value) {
+fn placement(table: &SquareTable, piece: Piece, sq: Square) -> (Value, Value) {
     let rel = if piece.color() == Color::Red {
         sq
     } else {
         sq.flip_rank()
     };
-    let k = piece.kind().index();
-    let (pmg, peg) = SQUARE_TABLE[k][rel.index()];
-    (MATERIAL_MG[k] + pmg, MATERIAL_EG[k] + peg)
+    table.0[piece.kind().index()][rel.index()]
 }
 
 impl Accumulator {
     /// Sums every piece of `pos`.
     pub fn new(pos: &Position) -> Accumulator {
+        Accumulator::with_table(pos, &SQUARE_TABLE)
+    }
+
+    /// Sums every piece of `pos` by another table (for tuning).
+    pub fn with_table(pos: &Position, table: &SquareTable) -> Accumulator {
         let mut acc = Accumulator::default();
         for color in Color::BOTH {
             for kind in PieceKind::ALL {
                 for sq in pos.pieces(color, kind) {
-                    acc.add(Piece::new(color, kind), sq);
+                    acc.add_by(table, Piece::new(color, kind), sq);
                 }
             }
         }
@@ -152,7 +272,12 @@ impl Accumulator {
 
     #[inline]
     fn add(&mut self, piece: Piece, sq: Square) {
-        let (mg, eg) = placement(piece, sq);
+        self.add_by(&SQUARE_TABLE, piece, sq);
+    }
+
+    #[inline]
+    fn add_by(&mut self, table: &SquareTable, piece: Piece, sq: Square) {
+        let (mg, eg) = placement(table, piece, sq);
         let c = piece.color().index();
         self.mg[c] += mg;
         self.eg[c] += eg;
@@ -161,7 +286,7 @@ impl Accumulator {
 
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
-        let (mg, eg) = placement(piece, sq);
+        let (mg, eg) = placement(&SQUARE_TABLE, piece, sq);
         let c = piece.color().index();
         self.mg[c] -= mg;
         self.eg[c] -= eg;
@@ -185,7 +310,8 @@ impl Accumulator {
 
 /// Mobility of `color`'s chariots, horses and cannons (both phases), and the pressure its
 /// chariots and horses put on the enemy palace (middlegame), computed from the same attacks.
-fn mobility(pos: &Position, color: Color) -> (Value, Value) {
+#[inline(always)]
+fn mobility(p: &EvalParams, pos: &Position, color: Color) -> (Value, Value) {
     let occ = pos.occupancy();
     let not_own = !pos.color_pieces(color);
     let empty = !pos.occupied();
@@ -194,22 +320,23 @@ fn mobility(pos: &Position, color: Color) -> (Value, Value) {
     let mut pressure = 0;
     for sq in pos.pieces(color, PieceKind::Chariot) {
         let attacks = chariot_attacks(sq, occ);
-        total += (attacks & not_own).count() as Value * CHARIOT_MOBILITY;
+        total += (attacks & not_own).count() as Value * p.chariot_mobility;
         pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Horse) {
         let attacks = horse_attacks(sq, occ.normal);
-        total += ((attacks & not_own).count() as Value - 2) * HORSE_MOBILITY;
+        total += ((attacks & not_own).count() as Value - 2) * p.horse_mobility;
         pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        total += (chariot_attacks(sq, occ) & empty).count() as Value * CANNON_MOBILITY;
+        total += (chariot_attacks(sq, occ) & empty).count() as Value * p.cannon_mobility;
     }
-    (total, pressure * PALACE_PRESSURE)
+    (total, pressure * p.palace_pressure)
 }
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
-fn king_danger(pos: &Position, color: Color) -> Value {
+#[inline(always)]
+fn king_danger(p: &EvalParams, pos: &Position, color: Color) -> Value {
     let them = color.opponent();
     let enemy_cannons = pos.pieces(them, PieceKind::Cannon);
     let attackers = pos.count(them, PieceKind::Chariot) * 2
@@ -220,13 +347,13 @@ fn king_danger(pos: &Position, color: Color) -> Value {
         let weight = attackers.min(6) as Value;
         let missing_advisors = 2 - pos.count(color, PieceKind::Advisor).min(2);
         let missing_elephants = 2 - pos.count(color, PieceKind::Elephant).min(2);
-        danger += (missing_advisors as Value * MISSING_ADVISOR
-            + missing_elephants as Value * MISSING_ELEPHANT)
+        danger += (missing_advisors as Value * p.missing_advisor
+            + missing_elephants as Value * p.missing_elephant)
             * weight
             / 4;
     }
     if (file_mask(pos.king_square(color)) & enemy_cannons).any() {
-        danger += CANNON_ON_KING_FILE;
+        danger += p.cannon_on_king_file;
     }
     danger
 }
@@ -258,15 +385,27 @@ pub fn evaluate(pos: &Position) -> Value {
 /// describe `pos`).
 pub fn evaluate_with(pos: &Position, acc: &Accumulator) -> Value {
     debug_assert_eq!(*acc, Accumulator::new(pos));
+    evaluate_by(&EvalParams::DEFAULT, pos, acc)
+}
+
+/// The static evaluation by the weights `params`, whose square table `table` is; for the
+/// tuner, which tries other weights.
+pub fn evaluate_tuned(params: &EvalParams, table: &SquareTable, pos: &Position) -> Value {
+    evaluate_by(params, pos, &Accumulator::with_table(pos, table))
+}
+
+/// The evaluation's body, inlined into each caller so the engine's constant weights fold.
+#[inline(always)]
+fn evaluate_by(p: &EvalParams, pos: &Position, acc: &Accumulator) -> Value {
     let (red, black) = (Color::Red.index(), Color::Black.index());
     let phase = acc.phase.min(PHASE_MAX);
-    let (red_mobility, red_pressure) = mobility(pos, Color::Red);
-    let (black_mobility, black_pressure) = mobility(pos, Color::Black);
+    let (red_mobility, red_pressure) = mobility(p, pos, Color::Red);
+    let (black_mobility, black_pressure) = mobility(p, pos, Color::Black);
     let mobility = red_mobility - black_mobility;
     let mg = acc.mg[red] - acc.mg[black] + mobility + red_pressure
         - black_pressure
-        - king_danger(pos, Color::Red)
-        + king_danger(pos, Color::Black);
+        - king_danger(p, pos, Color::Red)
+        + king_danger(p, pos, Color::Black);
     let eg = acc.eg[red] - acc.eg[black] + mobility;
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     let strong = if score > 0 { Color::Red } else { Color::Black };
@@ -278,21 +417,15 @@ pub fn evaluate_with(pos: &Position, acc: &Accumulator) -> Value {
     };
     // Never exactly 0: the search reserves that score for draws by the rules (see
     // `search::is_rule_value`).
-    match side_score + TEMPO {
+    match side_score + p.tempo {
         0 => 1,
         value => value,
     }
 }
 
-/// A small bonus for having the move.
-const TEMPO: Value = 10;
-
-/// Material value of a piece kind, for move ordering and SEE (middlegame values).
+/// Material value of a piece kind, for move ordering and SEE.
 pub fn piece_value(kind: PieceKind) -> Value {
-    match kind {
-        PieceKind::King => 10_000,
-        _ => MATERIAL_MG[kind.index()],
-    }
+    EXCHANGE_VALUES[kind.index()]
 }
 
 #[cfg(test)]
@@ -330,7 +463,7 @@ mod tests {
     #[test]
     fn start_position_is_balanced_and_symmetric() {
         let start = eval(crate::position::START_FEN);
-        assert_eq!(start, TEMPO);
+        assert_eq!(start, EvalParams::DEFAULT.tempo);
         let fens = [
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w",
@@ -378,6 +511,6 @@ mod tests {
     fn sides_without_attackers_cannot_win() {
         // Red has advisors and elephants only; Black a lone king: a dead draw.
         let score = eval("4k4/9/9/9/9/9/9/4B4/4A4/2BAK4 w");
-        assert!(score.abs() <= TEMPO, "{score}");
+        assert!(score.abs() <= EvalParams::DEFAULT.tempo, "{score}");
     }
 }
