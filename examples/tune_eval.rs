@@ -18,12 +18,14 @@
 //! the last rank, lost defenders all come late in lost games), and an unbounded fit follows
 //! those correlations to weights no player would accept.
 
-use chariot::Position;
 use chariot::eval::{EvalParams, SquareTable, Value, evaluate_tuned};
 use chariot::position::START_FEN;
 use chariot::tools::pgn::{PgnGame, read_games};
+use chariot::{Color, Position};
 use rayon::prelude::*;
 use std::collections::HashSet;
+
+const USAGE: &str = "usage: tune_eval [--from WEIGHTS] [--limit PERCENT] GAMES.pgn [MORE.pgn …]";
 
 /// Plies skipped at the start of each game (the opening book's moves and the first replies).
 const SKIP_PLIES: usize = 8;
@@ -38,9 +40,14 @@ fn main() {
     let mut files: Vec<String> = std::env::args().skip(1).collect();
     let mut params = EvalParams::DEFAULT;
     let mut limit_percent = None;
-    while files.len() >= 2 && files[0].starts_with("--") {
-        let value = files.remove(1);
-        match files.remove(0).as_str() {
+    while files.first().is_some_and(|a| a.starts_with("--")) {
+        let option = files.remove(0);
+        if files.is_empty() {
+            eprintln!("error: {option} needs a value\n{USAGE}");
+            std::process::exit(2);
+        }
+        let value = files.remove(0);
+        match option.as_str() {
             "--from" => read_weights(&value, &mut params),
             "--limit" => match value.parse::<Value>() {
                 Ok(p) if p >= 0 => limit_percent = Some(p),
@@ -50,7 +57,7 @@ fn main() {
                 }
             },
             other => {
-                eprintln!("error: unknown option {other}");
+                eprintln!("error: unknown option {other}\n{USAGE}");
                 std::process::exit(2);
             }
         }
@@ -68,7 +75,7 @@ fn main() {
         })
         .collect();
     if files.is_empty() {
-        eprintln!("usage: tune_eval [--from WEIGHTS] GAMES.pgn [MORE.pgn …]");
+        eprintln!("{USAGE}");
         std::process::exit(2);
     }
     let mut seen = HashSet::new();
@@ -195,7 +202,7 @@ fn collect_samples(game: &PgnGame, seen: &mut HashSet<u64>, samples: &mut Vec<Sa
 /// The evaluation of `pos` for Red, in centipawns.
 fn red_eval(params: &EvalParams, table: &SquareTable, pos: &Position) -> Value {
     let value = evaluate_tuned(params, table, pos);
-    if pos.side_to_move() == chariot::Color::Red {
+    if pos.side_to_move() == Color::Red {
         value
     } else {
         -value
