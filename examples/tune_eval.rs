@@ -3,7 +3,7 @@
 //! position's game result, `result ≈ 1 / (1 + 10^(-K · eval / 400))`.
 //!
 //! ```text
-//! cargo run --release --example tune_eval -- [--from WEIGHTS] [--limit PERCENT] GAMES.pgn …
+//! cargo run --release --example tune_eval -- [--from WEIGHTS] [--limit PERCENT] [--only NAMES] GAMES.pgn …
 //! ```
 //!
 //! Positions: every position of every game (from ply 8 on) where the side to move is not in
@@ -16,7 +16,8 @@
 //! `--limit P` keeps every weight within P% (and at least 20 cp) of its default: game results
 //! of fast games correlate with much besides the position's worth (a raised king, a pawn on
 //! the last rank, lost defenders all come late in lost games), and an unbounded fit follows
-//! those correlations to weights no player would accept.
+//! those correlations to weights no player would accept. `--only a,b,c` tunes just the named
+//! weights (say, new terms) and keeps every other one as it is.
 
 use chariot::eval::{EvalParams, SquareTable, Value, evaluate_tuned};
 use chariot::position::START_FEN;
@@ -25,7 +26,8 @@ use chariot::{Color, Position};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
-const USAGE: &str = "usage: tune_eval [--from WEIGHTS] [--limit PERCENT] GAMES.pgn [MORE.pgn …]";
+const USAGE: &str =
+    "usage: tune_eval [--from WEIGHTS] [--limit PERCENT] [--only NAME,…] GAMES.pgn [MORE.pgn …]";
 
 /// Plies skipped at the start of each game (the opening book's moves and the first replies).
 const SKIP_PLIES: usize = 8;
@@ -40,6 +42,7 @@ fn main() {
     let mut files: Vec<String> = std::env::args().skip(1).collect();
     let mut params = EvalParams::DEFAULT;
     let mut limit_percent = None;
+    let mut only: Option<Vec<usize>> = None;
     while files.first().is_some_and(|a| a.starts_with("--")) {
         let option = files.remove(0);
         if files.is_empty() {
@@ -56,6 +59,19 @@ fn main() {
                     std::process::exit(2);
                 }
             },
+            "--only" => {
+                let mut indices = Vec::new();
+                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    match EvalParams::NAMES.iter().position(|n| *n == name) {
+                        Some(i) => indices.push(i),
+                        None => {
+                            eprintln!("error: --only: no weight is called '{name}'");
+                            std::process::exit(2);
+                        }
+                    }
+                }
+                only = Some(indices);
+            }
             other => {
                 eprintln!("error: unknown option {other}\n{USAGE}");
                 std::process::exit(2);
@@ -118,6 +134,9 @@ fn main() {
         loop {
             let mut improved = false;
             for (i, &(low, high)) in bounds.iter().enumerate() {
+                if only.as_ref().is_some_and(|o| !o.contains(&i)) {
+                    continue;
+                }
                 for delta in [step, -step] {
                     let mut trial = params;
                     let value = *trial.values_mut()[i] + delta;
