@@ -8,13 +8,18 @@
 //!   central file, the king stays home);
 //! - mobility of chariots, horses and cannons;
 //! - king safety: missing advisors and elephants against enemy attackers, enemy chariots and
-//!   horses attacking palace points, a cannon on the king's file;
+//!   horses attacking palace points, a cannon on the king's file (worse with nothing between);
+//! - threats: horses and cannons attacked by lesser pieces, pieces attacked and undefended;
 //! - endings a side cannot win (no piece that can cross the river and attack) scaled down.
 //!
 //! Integer arithmetic only, so every machine gets the same numbers (and the same bench).
 //! NNUE will come later behind the same `evaluate` function.
 
-use crate::board::attacks::{PALACES, chariot_attacks, file_mask, horse_attacks};
+use crate::board::Bitboard;
+use crate::board::attacks::{
+    ADVISOR_MOVES, KING_MOVES, PALACES, cannon_captures, chariot_attacks, elephant_moves,
+    file_mask, horse_attacks, pawn_moves,
+};
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
@@ -105,6 +110,13 @@ eval_params! {
     missing_elephant: 36,
     cannon_on_king_file: 45,
     palace_pressure: 26,
+    /// An enemy cannon facing the king with nothing between them (a "hollow cannon"): any
+    /// piece that steps in becomes its screen and gives check.
+    hollow_cannon: 120,
+    /// Threats, per piece: a horse or cannon attacked by a pawn, advisor or elephant, and
+    /// any piece but the king attacked and not defended.
+    threat_on_minor: 40,
+    hanging: 52,
     /// Having the move.
     tempo: 2,
 }
@@ -308,30 +320,89 @@ impl Accumulator {
     }
 }
 
-/// Mobility of `color`'s chariots, horses and cannons (both phases), and the pressure its
-/// chariots and horses put on the enemy palace (middlegame), computed from the same attacks.
+/// The points one side's pieces attack (or defend, for its own pieces), by attacker class.
+#[derive(Clone, Copy, Default)]
+struct AttackMap {
+    /// By any piece.
+    all: Bitboard,
+    /// By pieces worth less than a horse or cannon: pawns, advisors, elephants.
+    below_minor: Bitboard,
+}
+
+/// What `mobility` measures of one side.
+struct Activity {
+    /// Mobility, both phases.
+    mobility: Value,
+    /// Pressure on the enemy palace, middlegame.
+    pressure: Value,
+    attacks: AttackMap,
+}
+
+/// Mobility of `color`'s chariots, horses and cannons (both phases), the pressure its
+/// chariots and horses put on the enemy palace (middlegame), and the map of what all its
+/// pieces attack, computed from the same attacks.
 #[inline(always)]
-fn mobility(p: &EvalParams, pos: &Position, color: Color) -> (Value, Value) {
+fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     let occ = pos.occupancy();
     let not_own = !pos.color_pieces(color);
     let empty = !pos.occupied();
     let palace = PALACES[color.opponent().index()];
     let mut total = 0;
     let mut pressure = 0;
+    let mut chariot_reach = Bitboard::EMPTY;
+    let mut minor_reach = Bitboard::EMPTY;
+    let mut low_reach = Bitboard::EMPTY;
     for sq in pos.pieces(color, PieceKind::Chariot) {
         let attacks = chariot_attacks(sq, occ);
+        chariot_reach |= attacks;
         total += (attacks & not_own).count() as Value * p.chariot_mobility;
         pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Horse) {
         let attacks = horse_attacks(sq, occ.normal);
+        minor_reach |= attacks;
         total += ((attacks & not_own).count() as Value - 2) * p.horse_mobility;
         pressure += (attacks & palace).count() as Value;
     }
     for sq in pos.pieces(color, PieceKind::Cannon) {
+        minor_reach |= cannon_captures(sq, occ);
         total += (chariot_attacks(sq, occ) & empty).count() as Value * p.cannon_mobility;
     }
-    (total, pressure * p.palace_pressure)
+    for sq in pos.pieces(color, PieceKind::Pawn) {
+        low_reach |= pawn_moves(color, sq);
+    }
+    for sq in pos.pieces(color, PieceKind::Advisor) {
+        low_reach |= ADVISOR_MOVES[sq.index()];
+    }
+    for sq in pos.pieces(color, PieceKind::Elephant) {
+        low_reach |= elephant_moves(sq, occ.normal);
+    }
+    let king_reach = KING_MOVES[pos.king_square(color).index()];
+    Activity {
+        mobility: total,
+        pressure: pressure * p.palace_pressure,
+        attacks: AttackMap {
+            all: chariot_reach | minor_reach | low_reach | king_reach,
+            below_minor: low_reach,
+        },
+    }
+}
+
+/// What `color` gains from the threats its attacks (`ours`) make against the enemy pieces,
+/// defended as `theirs` says: lesser pieces attacking greater ones, and undefended pieces.
+#[inline(always)]
+fn threats(
+    p: &EvalParams,
+    pos: &Position,
+    color: Color,
+    ours: &AttackMap,
+    theirs: &AttackMap,
+) -> Value {
+    let them = color.opponent();
+    let minors = pos.pieces(them, PieceKind::Horse) | pos.pieces(them, PieceKind::Cannon);
+    let targets = pos.color_pieces(them) & !pos.pieces(them, PieceKind::King);
+    (minors & ours.below_minor).count() as Value * p.threat_on_minor
+        + (targets & ours.all & !theirs.all).count() as Value * p.hanging
 }
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
@@ -352,8 +423,13 @@ fn king_danger(p: &EvalParams, pos: &Position, color: Color) -> Value {
             * weight
             / 4;
     }
-    if (file_mask(pos.king_square(color)) & enemy_cannons).any() {
+    let king = pos.king_square(color);
+    if (file_mask(king) & enemy_cannons).any() {
         danger += p.cannon_on_king_file;
+        // The first piece up or down the file from the king is an enemy cannon.
+        if (chariot_attacks(king, pos.occupancy()) & file_mask(king) & enemy_cannons).any() {
+            danger += p.hollow_cannon;
+        }
     }
     danger
 }
@@ -399,14 +475,16 @@ pub fn evaluate_tuned(params: &EvalParams, table: &SquareTable, pos: &Position) 
 fn evaluate_by(p: &EvalParams, pos: &Position, acc: &Accumulator) -> Value {
     let (red, black) = (Color::Red.index(), Color::Black.index());
     let phase = acc.phase.min(PHASE_MAX);
-    let (red_mobility, red_pressure) = mobility(p, pos, Color::Red);
-    let (black_mobility, black_pressure) = mobility(p, pos, Color::Black);
-    let mobility = red_mobility - black_mobility;
-    let mg = acc.mg[red] - acc.mg[black] + mobility + red_pressure
-        - black_pressure
+    let red_side = mobility(p, pos, Color::Red);
+    let black_side = mobility(p, pos, Color::Black);
+    let both_phases = red_side.mobility - black_side.mobility
+        + threats(p, pos, Color::Red, &red_side.attacks, &black_side.attacks)
+        - threats(p, pos, Color::Black, &black_side.attacks, &red_side.attacks);
+    let mg = acc.mg[red] - acc.mg[black] + both_phases + red_side.pressure
+        - black_side.pressure
         - king_danger(p, pos, Color::Red)
         + king_danger(p, pos, Color::Black);
-    let eg = acc.eg[red] - acc.eg[black] + mobility;
+    let eg = acc.eg[red] - acc.eg[black] + both_phases;
     let mut score = (mg * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX;
     let strong = if score > 0 { Color::Red } else { Color::Black };
     score = score * win_scale(pos, strong) / 16;
@@ -505,6 +583,29 @@ mod tests {
         let near = eval("3k4r/R8/1c5c1/9/9/9/9/1C5C1/9/4K3R w");
         let far = eval("3k4r/9/1c5c1/9/R8/9/9/1C5C1/9/4K3R w");
         assert!(near > far, "{near} {far}");
+    }
+
+    #[test]
+    fn a_hollow_cannon_is_worse_than_a_screened_one() {
+        // Black's cannon faces the Red king down the e file with nothing between; then with a
+        // Red pawn between them. Both are a cannon on the king's file; only one is hollow.
+        let danger = |fen| {
+            let pos = Position::from_fen(fen).unwrap();
+            king_danger(&EvalParams::DEFAULT, &pos, Color::Red)
+        };
+        let hollow = danger("3k5/9/9/9/4c4/9/2P6/9/9/4K4 w");
+        let screened = danger("3k5/9/9/9/4c4/9/4P4/9/9/4K4 w");
+        assert_eq!(hollow - screened, EvalParams::DEFAULT.hollow_cannon);
+        assert!(screened >= EvalParams::DEFAULT.cannon_on_king_file);
+    }
+
+    #[test]
+    fn threats_and_loose_pieces_count() {
+        // A Black horse attacks a Red chariot, which nothing defends; the same horse one
+        // step aside attacks nothing.
+        let attacked = eval("3k5/9/9/9/9/9/2n6/9/1R7/4K4 w");
+        let quiet = eval("3k5/9/9/9/9/9/9/2n6/1R7/4K4 w");
+        assert!(quiet > attacked, "{attacked} {quiet}");
     }
 
     #[test]
