@@ -8,7 +8,8 @@
 //!   central file, the king stays home);
 //! - mobility of chariots, horses and cannons;
 //! - king safety: missing advisors and elephants against enemy attackers, enemy chariots and
-//!   horses attacking palace points, a cannon on the king's file (worse with nothing between);
+//!   horses attacking palace points and cannons aiming at them, several attackers across the
+//!   river together, a cannon on the king's file (worse with nothing between);
 //! - threats: horses and cannons attacked by lesser pieces, pieces attacked and undefended;
 //! - endings a side cannot win (no piece that can cross the river and attack) scaled down.
 //!
@@ -110,6 +111,11 @@ eval_params! {
     missing_elephant: 36,
     cannon_on_king_file: 45,
     palace_pressure: 26,
+    /// (Middlegame) per enemy palace point a cannon aims at through one screen.
+    cannon_pressure: 60,
+    /// (Middlegame) attackers across the river: per pair of chariots, horses and cannons in
+    /// the enemy half (a lone raider is easy to meet; several together break a palace).
+    raiders: 60,
     /// An enemy cannon facing the king with nothing between them (a "hollow cannon"): any
     /// piece that steps in becomes its screen and gives check.
     hollow_cannon: 120,
@@ -364,10 +370,19 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
         total += ((attacks & not_own).count() as Value - 2) * p.horse_mobility;
         pressure += (attacks & palace).count() as Value;
     }
+    let mut cannon_aim = 0;
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        minor_reach |= cannon_captures(sq, occ);
+        let captures = cannon_captures(sq, occ);
+        minor_reach |= captures;
+        cannon_aim += (captures & palace).count() as Value;
         total += (chariot_attacks(sq, occ) & empty).count() as Value * p.cannon_mobility;
     }
+    let enemy_half = !HOME_HALVES[color.index()];
+    let raiders = ((pos.pieces(color, PieceKind::Chariot)
+        | pos.pieces(color, PieceKind::Horse)
+        | pos.pieces(color, PieceKind::Cannon))
+        & enemy_half)
+        .count() as Value;
     for sq in pos.pieces(color, PieceKind::Pawn) {
         low_reach |= pawn_moves(color, sq);
     }
@@ -380,7 +395,9 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     let king_reach = KING_MOVES[pos.king_square(color).index()];
     Activity {
         mobility: total,
-        pressure: pressure * p.palace_pressure,
+        pressure: pressure * p.palace_pressure
+            + cannon_aim * p.cannon_pressure
+            + raiders * (raiders - 1) / 2 * p.raiders,
         attacks: AttackMap {
             all: chariot_reach | minor_reach | low_reach | king_reach,
             below_minor: low_reach,
@@ -404,6 +421,12 @@ fn threats(
     (minors & ours.below_minor).count() as Value * p.threat_on_minor
         + (targets & ours.all & !theirs.all).count() as Value * p.hanging
 }
+
+/// The five ranks on each color's own side of the river.
+const HOME_HALVES: [Bitboard; 2] = [
+    Bitboard((1u128 << 45) - 1),
+    Bitboard(((1u128 << 45) - 1) << 45),
+];
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
 #[inline(always)]
@@ -597,6 +620,24 @@ mod tests {
         let screened = danger("3k5/9/9/9/4c4/9/4P4/9/9/4K4 w");
         assert_eq!(hollow - screened, EvalParams::DEFAULT.hollow_cannon);
         assert!(screened >= EvalParams::DEFAULT.cannon_on_king_file);
+    }
+
+    #[test]
+    fn cannons_aiming_at_the_palace_and_raiders_press() {
+        let pressure = |fen| {
+            let pos = Position::from_fen(fen).unwrap();
+            mobility(&EvalParams::DEFAULT, &pos, Color::Red).pressure
+        };
+        let p = EvalParams::DEFAULT;
+        // A Red cannon aims at a Black advisor through a pawn screen; then it stands a file
+        // aside with nothing to aim at.
+        let aiming = pressure("3k5/4a4/9/4p4/4C4/9/9/9/9/4K4 w");
+        let aside = pressure("3k5/4a4/9/4p4/3C5/9/9/9/9/4K4 w");
+        assert_eq!(aiming - aside, p.cannon_pressure);
+        // Two cannons across the river make a pair of raiders; one at home does not.
+        let two = pressure("3k5/9/9/9/C7C/9/9/9/9/4K4 w");
+        let one = pressure("3k5/9/9/9/C8/8C/9/9/9/4K4 w");
+        assert_eq!(two - one, p.raiders);
     }
 
     #[test]
