@@ -327,7 +327,7 @@ impl Accumulator {
 }
 
 /// The points one side's pieces attack (or defend, for its own pieces), by attacker class.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct AttackMap {
     /// By any piece.
     all: Bitboard,
@@ -339,14 +339,15 @@ struct AttackMap {
 struct Activity {
     /// Mobility, both phases.
     mobility: Value,
-    /// Pressure on the enemy palace, middlegame.
+    /// Pressure on the enemy palace, middlegame: chariots and horses attacking its points,
+    /// cannons aiming at them, raiders across the river.
     pressure: Value,
     attacks: AttackMap,
 }
 
-/// Mobility of `color`'s chariots, horses and cannons (both phases), the pressure its
-/// chariots and horses put on the enemy palace (middlegame), and the map of what all its
-/// pieces attack, computed from the same attacks.
+/// Mobility of `color`'s chariots, horses and cannons (both phases), the pressure they put on
+/// the enemy palace (middlegame), and the map of what all its pieces attack, computed from the
+/// same attacks.
 #[inline(always)]
 fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     let occ = pos.occupancy();
