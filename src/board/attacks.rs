@@ -111,18 +111,6 @@ pub struct Gated {
     pub targets: Bitboard,
 }
 
-/// The targets of the steps whose gate is empty in `occupied`.
-#[inline]
-fn open_targets(steps: &[Gated; 4], occupied: u128) -> Bitboard {
-    let mut bits = 0;
-    for step in steps {
-        if occupied & step.gate.0 == 0 {
-            bits |= step.targets.0;
-        }
-    }
-    Bitboard(bits)
-}
-
 /// Elephant steps per point: two points diagonally, never across the river.
 pub static ELEPHANT_STEPS: [[Gated; 4]; SQUARES] = {
     let none = Gated {
@@ -468,22 +456,85 @@ pub static RAYS: [[Bitboard; 4]; SQUARES] = {
     table
 };
 
+/// The points around `sq` as bits of one word: bit `k` is the point `sq - 10 + k` (for the
+/// neighbours a leaper's gate can be on: `k` = 1, 9, 11, 19 straight, 0, 2, 18, 20 diagonal).
+/// Points off the board's ends read as empty; a wrapped point (past an edge file) may read
+/// as anything, but no step's gate is ever there.
+#[inline(always)]
+fn neighbourhood(sq: Square, occupied: u128) -> u32 {
+    ((occupied << 10) >> sq.index()) as u32
+}
+
+/// Window bits of the four straight neighbours (horse legs) and the four diagonal ones
+/// (horse legs toward a point, elephant eyes), in the order of a `GateIndexed` index.
+const STRAIGHT_GATES: [u32; 4] = [1, 9, 11, 19];
+const DIAGONAL_GATES: [u32; 4] = [0, 2, 18, 20];
+
+/// The 4-bit index of which of the gates at window bits `gates` are occupied.
+#[inline(always)]
+fn gate_index(window: u32, gates: [u32; 4]) -> usize {
+    ((window >> gates[0] & 1)
+        | (window >> (gates[1] - 1) & 2)
+        | (window >> (gates[2] - 2) & 4)
+        | (window >> (gates[3] - 3) & 8)) as usize
+}
+
+/// A leaper's targets per point and per pattern of occupied gates (bit `j` of the index set
+/// when the gate at window bit `gates[j]` is occupied): one load instead of four gate tests.
+type GateIndexed = [[u128; 16]; SQUARES];
+
+/// Builds a `GateIndexed` table from per-step gates and targets.
+const fn index_by_gates(steps: &[[Gated; 4]; SQUARES], gates: [u32; 4]) -> GateIndexed {
+    let mut table = [[0u128; 16]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut pattern = 0;
+        while pattern < 16 {
+            let mut i = 0;
+            while i < 4 {
+                let step = steps[sq][i];
+                if step.gate.0 != 0 {
+                    let k = step.gate.0.trailing_zeros() + 10 - sq as u32;
+                    let mut j = 0;
+                    while gates[j] != k {
+                        j += 1;
+                    }
+                    if pattern >> j & 1 == 0 {
+                        table[sq][pattern] |= step.targets.0;
+                    }
+                }
+                i += 1;
+            }
+            pattern += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static HORSE_MOVES_BY_LEGS: GateIndexed = index_by_gates(&HORSE_MOVES, STRAIGHT_GATES);
+static HORSE_ATTACKERS_BY_LEGS: GateIndexed = index_by_gates(&HORSE_ATTACKERS, DIAGONAL_GATES);
+static ELEPHANT_MOVES_BY_EYES: GateIndexed = index_by_gates(&ELEPHANT_STEPS, DIAGONAL_GATES);
+
 /// Points a horse on `sq` attacks, given which points are occupied (legs block).
 #[inline]
 pub fn horse_attacks(sq: Square, occupied: u128) -> Bitboard {
-    open_targets(&HORSE_MOVES[sq.index()], occupied)
+    let legs = gate_index(neighbourhood(sq, occupied), STRAIGHT_GATES);
+    Bitboard(HORSE_MOVES_BY_LEGS[sq.index()][legs])
 }
 
 /// Points from which a horse would attack `sq`, given the occupancy.
 #[inline]
 pub fn horse_attackers(sq: Square, occupied: u128) -> Bitboard {
-    open_targets(&HORSE_ATTACKERS[sq.index()], occupied)
+    let legs = gate_index(neighbourhood(sq, occupied), DIAGONAL_GATES);
+    Bitboard(HORSE_ATTACKERS_BY_LEGS[sq.index()][legs])
 }
 
 /// Points an elephant on `sq` can reach, given the occupancy (eyes block, no river crossing).
 #[inline]
 pub fn elephant_moves(sq: Square, occupied: u128) -> Bitboard {
-    open_targets(&ELEPHANT_STEPS[sq.index()], occupied)
+    let eyes = gate_index(neighbourhood(sq, occupied), DIAGONAL_GATES);
+    Bitboard(ELEPHANT_MOVES_BY_EYES[sq.index()][eyes])
 }
 
 /// Points a pawn of `color` on `sq` moves to.
@@ -517,6 +568,55 @@ pub fn diagonal_neighbours(sq: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::bitboard::BOARD_MASK;
+
+    /// The targets of the steps whose gate is empty in `occupied`, step by step: what the
+    /// gate-indexed tables must agree with.
+    fn open_targets(steps: &[Gated; 4], occupied: u128) -> Bitboard {
+        let mut bits = 0;
+        for step in steps {
+            if occupied & step.gate.0 == 0 {
+                bits |= step.targets.0;
+            }
+        }
+        Bitboard(bits)
+    }
+
+    #[test]
+    fn gate_indexed_leapers_agree_with_step_by_step_tests() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..2000 {
+            let mut occupied = (random() as u128 | (random() as u128) << 64) & BOARD_MASK;
+            // Sparse and dense boards as well as half-full ones.
+            match round % 3 {
+                0 => occupied &= random() as u128 | (random() as u128) << 64,
+                1 => occupied |= random() as u128 | (random() as u128) << 64,
+                _ => {}
+            }
+            occupied &= BOARD_MASK;
+            for sq in Square::all() {
+                let i = sq.index();
+                assert_eq!(
+                    horse_attacks(sq, occupied),
+                    open_targets(&HORSE_MOVES[i], occupied)
+                );
+                assert_eq!(
+                    horse_attackers(sq, occupied),
+                    open_targets(&HORSE_ATTACKERS[i], occupied)
+                );
+                assert_eq!(
+                    elephant_moves(sq, occupied),
+                    open_targets(&ELEPHANT_STEPS[i], occupied)
+                );
+            }
+        }
+    }
 
     fn sq(text: &str) -> Square {
         Square::parse(text).unwrap()
