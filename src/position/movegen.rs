@@ -13,8 +13,8 @@
 use super::Position;
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, RAYS, cannon_captures, chariot_attacks,
-    elephant_moves, horse_attacks, pawn_moves, third_blockers,
+    ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS, RAYS, cannon_captures,
+    chariot_attacks, elephant_moves, horse_attackers, horse_attacks, pawn_moves, third_blockers,
 };
 use crate::core::{Move, PieceKind, Square};
 
@@ -42,6 +42,27 @@ impl MoveList {
     pub fn push(&mut self, mv: Move) {
         self.moves[self.len] = mv;
         self.len += 1;
+    }
+
+    /// Appends a move from `from` to each of `targets`, lowest point first (the order a
+    /// `Bitboard` iterates in). The generator's hot loop: the two 64-bit halves are walked
+    /// separately and the length is kept in a register, which a `u128` walk calling `push`
+    /// per move does not manage.
+    #[inline(always)]
+    pub fn push_targets(&mut self, from: Square, targets: Bitboard) {
+        let from = from.index() as u16;
+        let mut len = self.len;
+        let mut push_half = |mut bits: u64, offset: u16| {
+            while bits != 0 {
+                let to = bits.trailing_zeros() as u16 + offset;
+                self.moves[len] = Move::from_raw(from | to << 7);
+                len += 1;
+                bits &= bits - 1;
+            }
+        };
+        push_half(targets.0 as u64, 0);
+        push_half((targets.0 >> 64) as u64, 64);
+        self.len = len;
     }
 
     /// Empties the list (without touching its storage).
@@ -103,6 +124,11 @@ pub enum GenKind {
 
 /// Where the legality shortcut does not hold for the side to move: moves of `pinned` pieces,
 /// moves onto `to_sensitive`, all king moves and every move in check need the full test.
+///
+/// In check, only some targets can answer the check at all: a piece other than the king must
+/// capture the lone checker or land between it and the king (or on the horse's leg), unless
+/// it is the screen of a checking cannon, which may answer by stepping anywhere off the line.
+/// Only those targets are tested.
 #[derive(Clone, Copy)]
 pub struct KingZone {
     king: Square,
@@ -110,10 +136,14 @@ pub struct KingZone {
     /// Own pieces whose leaving could open an attack on the king: the only piece between the
     /// king and an enemy chariot (or the enemy king, on the file), either of two screens
     /// between the king and an enemy cannon, and a piece on a horse leg aimed at the king.
+    /// In check: the own screens of checking cannons.
     pinned: Bitboard,
     /// Empty points between the king and an enemy cannon with no screen: a piece arriving
     /// there becomes a screen.
     to_sensitive: Bitboard,
+    /// In check: the only targets that can answer it for pieces other than the king and the
+    /// `pinned` screens (every point, when more than one piece gives check).
+    evasions: Bitboard,
 }
 
 impl Position {
@@ -132,8 +162,10 @@ impl Position {
             in_check,
             pinned: Bitboard::EMPTY,
             to_sensitive: Bitboard::EMPTY,
+            evasions: Bitboard::FULL,
         };
         if in_check {
+            self.find_evasions(&mut zone);
             return zone;
         }
         let occ = self.occupancy;
@@ -172,6 +204,60 @@ impl Position {
             }
         }
         zone
+    }
+
+    /// Fills in the evasion targets of a zone in check (see `KingZone`).
+    fn find_evasions(&self, zone: &mut KingZone) {
+        let us = self.side;
+        let them = us.opponent();
+        let king = zone.king;
+        let occ = self.occupancy;
+        let slide = chariot_attacks(king, occ);
+        let liners =
+            slide & (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::King));
+        let cannons = cannon_captures(king, occ) & self.pieces(them, PieceKind::Cannon);
+        let horses = horse_attackers(king, occ.normal) & self.pieces(them, PieceKind::Horse);
+        let pawns = PAWN_ATTACKERS[them.index()][king.index()] & self.pieces(them, PieceKind::Pawn);
+        let checkers = liners | cannons | horses | pawns;
+        if checkers.more_than_one() {
+            return;
+        }
+        let Some(checker) = checkers.first() else {
+            return;
+        };
+        let mut evasions = checkers;
+        if (liners | cannons).any() {
+            // Strictly between the king and the checker, along the ray toward it.
+            let between = RAYS[king.index()]
+                .iter()
+                .zip(&RAYS[checker.index()])
+                .find(|(toward, _)| toward.contains(checker))
+                .map_or(Bitboard::EMPTY, |(&toward, &beyond)| {
+                    toward & !beyond & !checkers
+                });
+            evasions |= between;
+            if cannons.any() {
+                zone.pinned = between & self.color_pieces(us);
+            }
+        } else if horses.any() {
+            for step in &HORSE_ATTACKERS[king.index()] {
+                if step.targets.contains(checker) {
+                    evasions |= step.gate;
+                }
+            }
+        }
+        zone.evasions = evasions;
+    }
+
+    /// The targets of the piece on `from` that can be legal at all: in check, only those
+    /// that answer it (see `KingZone`).
+    #[inline(always)]
+    fn possible_targets(zone: &KingZone, from: Square, targets: Bitboard) -> Bitboard {
+        if zone.in_check && from != zone.king && !zone.pinned.contains(from) {
+            targets & zone.evasions
+        } else {
+            targets
+        }
     }
 
     /// Must every move of the piece on `from` get the full legality test?
@@ -228,10 +314,32 @@ impl Position {
     /// holds.
     #[inline(always)]
     fn push_legal(&self, zone: &KingZone, from: Square, targets: Bitboard, list: &mut MoveList) {
-        let full_test = Self::needs_full_test(zone, from);
+        let targets = Self::possible_targets(zone, from, targets);
+        let doubtful = if Self::needs_full_test(zone, from) {
+            targets
+        } else {
+            targets & zone.to_sensitive
+        };
+        if doubtful.is_empty() {
+            list.push_targets(from, targets);
+        } else {
+            self.push_tested(from, targets, doubtful, list);
+        }
+    }
+
+    /// `push_legal` for a piece with doubtful targets: those get the full test, in the same
+    /// order as the others.
+    #[inline(never)]
+    fn push_tested(
+        &self,
+        from: Square,
+        targets: Bitboard,
+        doubtful: Bitboard,
+        list: &mut MoveList,
+    ) {
         for to in targets {
             let mv = Move::new(from, to);
-            if (!full_test && !zone.to_sensitive.contains(to)) || self.keeps_king_safe(mv) {
+            if !doubtful.contains(to) || self.keeps_king_safe(mv) {
                 list.push(mv);
             }
         }
@@ -296,6 +404,7 @@ impl Position {
         let mut count = 0u64;
         self.for_each_pseudo(GenKind::All, |from, targets| {
             // Kept tiny so it inlines into every piece loop; the rare full tests live apart.
+            let targets = Self::possible_targets(&zone, from, targets);
             let doubtful = if Self::needs_full_test(&zone, from) {
                 targets
             } else {
@@ -428,6 +537,52 @@ mod tests {
         assert!(quiets.iter().all(|&m| pos.piece_on(m.to()).is_none()));
         assert_eq!(pos.count_legal_moves(), all.len() as u64);
         assert!(pos.check_evasions().is_empty());
+    }
+
+    /// The legal moves by brute force: every pseudo-legal move whose mover is not in check
+    /// afterwards.
+    fn brute_force_legal(pos: &Position) -> Vec<Move> {
+        let mut moves: Vec<Move> = pos
+            .pseudo_legal_moves(GenKind::All)
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut after = pos.clone();
+                after.make_move(mv);
+                !after.is_in_check(pos.side_to_move())
+            })
+            .collect();
+        moves.sort_by_key(|m| m.raw());
+        moves
+    }
+
+    #[test]
+    fn check_evasions_cover_every_answer() {
+        let fens = [
+            // Cannon check through Black's own horse: the horse may step anywhere off the
+            // file (the chariot cannot reach a point between).
+            "r3k4/9/4n4/9/9/9/9/4C4/9/3K5 b",
+            // Cannon check through a red screen: capturing the screen keeps the check.
+            "3k5/9/r2N5/9/9/9/9/3C5/9/4K4 b",
+            // Chariot check along the rank, blockable.
+            "3k5/9/9/9/7R1/9/9/9/4K3r/r8 w",
+            // Horse check, the leg blockable.
+            "4k4/9/9/9/9/2n6/9/3K5/9/2R6 w",
+            // Two pieces give check: only the king can answer.
+            "3k5/9/9/9/5R3/9/9/3n5/9/4K3r w",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(pos.in_check(), "{fen}");
+            let mut legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
+            legal.sort_by_key(|m| m.raw());
+            assert_eq!(legal, brute_force_legal(&pos), "{fen}");
+            assert_eq!(pos.count_legal_moves(), legal.len() as u64, "{fen}");
+        }
+        let pos = Position::from_fen(fens[0]).unwrap();
+        for screen_move in ["e7c8", "e7g6"] {
+            assert!(pos.parse_move(screen_move).is_ok(), "{screen_move}");
+        }
     }
 
     #[test]
