@@ -247,7 +247,17 @@ impl Piece {
 
     #[inline]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 % 7) as usize]
+        // A table rather than `% 7`: this is asked at nearly every node and move.
+        const KINDS: [PieceKind; 16] = {
+            let mut table = [PieceKind::King; 16];
+            let mut i = 0;
+            while i < 14 {
+                table[i] = PieceKind::ALL[i % 7];
+                i += 1;
+            }
+            table
+        };
+        KINDS[(self.0 & 15) as usize]
     }
 
     /// `0..14`, for table lookups.

@@ -282,7 +282,7 @@ impl Position {
     }
 
     /// `gives_check` with the king's data precomputed by `check_info` for this position.
-    #[inline]
+    #[inline(always)]
     pub fn gives_check_with(&self, info: &CheckInfo, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let Some(moved) = self.mailbox[from.index()] else {
@@ -297,6 +297,19 @@ impl Position {
                 _ => false,
             };
         }
+        self.gives_check_near_king(info, moved, from, to)
+    }
+
+    /// `gives_check_with` for a move near the king's lines: the full test on the board after
+    /// the move (kept out of line, as most moves never get here).
+    #[inline(never)]
+    fn gives_check_near_king(
+        &self,
+        info: &CheckInfo,
+        moved: Piece,
+        from: Square,
+        to: Square,
+    ) -> bool {
         let us = self.side;
         let mut attackers = self.king_attackers(us, 0);
         let step = 1u128 << from.index() | 1u128 << to.index();
