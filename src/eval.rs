@@ -466,11 +466,8 @@ fn win_scale(pos: &Position, strong: Color) -> i32 {
     let crossing = pos.count(strong, PieceKind::Chariot)
         + pos.count(strong, PieceKind::Horse)
         + pos.count(strong, PieceKind::Cannon);
-    let pawns_crossed = pos
-        .pieces(strong, PieceKind::Pawn)
-        .filter(|&sq| !strong.own_half(sq))
-        .count();
-    if crossing == 0 && pawns_crossed == 0 && pos.count(strong, PieceKind::Pawn) <= 1 {
+    let pawns = pos.pieces(strong, PieceKind::Pawn);
+    if crossing == 0 && pawns.count() <= 1 && (pawns & HOME_HALVES[strong.index()]) == pawns {
         return 4;
     }
     16
