@@ -9,7 +9,7 @@
 //! `u128`; file occupancy comes from a second, *transposed* occupancy (`file * 10 + rank`) that
 //! the position keeps beside the normal one, so no bit gathering is ever needed.
 
-use super::bitboard::Bitboard;
+use super::bitboard::{Bitboard, SQUARE_BITS};
 use crate::core::{Color, SQUARES, Square};
 
 const fn on_board(file: i32, rank: i32) -> bool {
@@ -377,7 +377,7 @@ impl Occupancy {
     /// Toggles one point in both views.
     #[inline]
     pub fn toggle(&mut self, sq: Square) {
-        self.normal ^= 1u128 << sq.index();
+        self.normal ^= SQUARE_BITS[sq.index()];
         self.transposed ^= TRANSPOSED_BIT[sq.index()];
     }
 

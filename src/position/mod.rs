@@ -11,9 +11,10 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    PAWN_ATTACKERS, cannon_captures, chariot_attacks, diagonal_neighbours, file_mask,
-    horse_attackers, rank_mask,
+    PAWN_ATTACKERS, TRANSPOSED_BIT, cannon_captures, chariot_attacks, diagonal_neighbours,
+    file_mask, horse_attackers, rank_mask,
 };
+use crate::board::bitboard::SQUARE_BITS;
 use crate::board::{Bitboard, Occupancy, zobrist};
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 
@@ -106,20 +107,36 @@ impl Position {
     fn put_piece(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
-        self.pieces[piece.index()] = self.pieces[piece.index()].with(sq);
+        self.pieces[piece.index()].0 |= SQUARE_BITS[sq.index()];
         self.counts[piece.index()] += 1;
-        self.colors[piece.color().index()] = self.colors[piece.color().index()].with(sq);
+        self.colors[piece.color().index()].0 |= SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// Moves a piece to an empty point (or one just emptied by a capture), updating every
+    /// view and the key with one exclusive-or per view.
+    #[inline(always)]
+    fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
+        debug_assert_eq!(self.mailbox[from.index()], Some(piece));
+        debug_assert!(self.mailbox[to.index()].is_none());
+        self.mailbox[from.index()] = None;
+        self.mailbox[to.index()] = Some(piece);
+        let bits = SQUARE_BITS[from.index()] | SQUARE_BITS[to.index()];
+        self.pieces[piece.index()].0 ^= bits;
+        self.colors[piece.color().index()].0 ^= bits;
+        self.occupancy.normal ^= bits;
+        self.occupancy.transposed ^= TRANSPOSED_BIT[from.index()] | TRANSPOSED_BIT[to.index()];
+        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
     }
 
     /// Takes the piece off a point, updating every view and the key.
     fn remove_piece(&mut self, piece: Piece, sq: Square) {
         debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
         self.mailbox[sq.index()] = None;
-        self.pieces[piece.index()] = self.pieces[piece.index()].without(sq);
+        self.pieces[piece.index()].0 &= !SQUARE_BITS[sq.index()];
         self.counts[piece.index()] -= 1;
-        self.colors[piece.color().index()] = self.colors[piece.color().index()].without(sq);
+        self.colors[piece.color().index()].0 &= !SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
     }
@@ -341,8 +358,7 @@ impl Position {
         } else {
             self.halfmove_clock += 1;
         }
-        self.remove_piece(moved, from);
-        self.put_piece(moved, to);
+        self.shift_piece(moved, from, to);
         if self.side == Color::Black {
             self.fullmove_number += 1;
         }
@@ -410,8 +426,7 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove_number -= 1;
         }
-        self.remove_piece(moved, to);
-        self.put_piece(moved, from);
+        self.shift_piece(moved, to, from);
         if let Some(victim) = undo.captured {
             self.put_piece(victim, to);
         }
