@@ -810,12 +810,14 @@ impl Worker {
                 }
             }
 
+            // Whether the move checks is handed to the child, so it is computed once (and
+            // before the move, where most moves are cleared by a glance at the king's lines).
+            let gives_check = self
+                .pos
+                .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
             self.play(ply, mv, tt);
-            // Whether the move checks is learned after making it, and handed to the child so
-            // it is computed once.
-            let gives_check = self.pos.in_check();
             self.stack[ply + 1].known_check = Some(gives_check);
 
             // 11. Extensions: checks, while the line is not already very long.
@@ -986,23 +988,21 @@ impl Worker {
         let mut move_count = 0;
         while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
+            let gives_check = self
+                .pos
+                .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 let gain = self
                     .pos
                     .piece_on(mv.to())
                     .map_or(0, |p| crate::eval::piece_value(p.kind()));
-                if stand_pat + gain + self.params.delta_margin <= alpha
-                    && !self.pos.gives_check_with(
-                        check_info.get_or_insert_with(|| self.pos.check_info()),
-                        mv,
-                    )
-                {
+                if stand_pat + gain + self.params.delta_margin <= alpha && !gives_check {
                     continue;
                 }
             }
             self.play(ply, mv, tt);
-            self.stack[ply + 1].known_check = None;
+            self.stack[ply + 1].known_check = Some(gives_check);
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
             self.pos.unmake_move();
             if self.stopped {
