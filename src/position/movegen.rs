@@ -14,7 +14,8 @@ use super::Position;
 use crate::board::Bitboard;
 use crate::board::attacks::{
     ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS, RAYS, cannon_captures,
-    chariot_attacks, elephant_moves, horse_attackers, horse_attacks, pawn_moves, third_blockers,
+    chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, pawn_moves,
+    rank_mask, third_blockers,
 };
 use crate::core::{Move, PieceKind, Square};
 
@@ -168,8 +169,30 @@ impl Position {
             self.find_evasions(&mut zone);
             return zone;
         }
-        let occ = self.occupancy;
         let own = self.color_pieces(us);
+        let cannons = self.pieces(them, PieceKind::Cannon);
+        let chariots = self.pieces(them, PieceKind::Chariot);
+        let sliders = cannons | chariots | self.pieces(them, PieceKind::King);
+        if ((rank_mask(king) | file_mask(king)) & sliders).any() {
+            self.find_line_pins(&mut zone, sliders);
+        }
+        let horses = self.pieces(them, PieceKind::Horse);
+        for step in &HORSE_ATTACKERS[king.index()] {
+            if (step.targets & horses).any() {
+                zone.pinned |= own & step.gate;
+            }
+        }
+        zone
+    }
+
+    /// The part of `king_zone_knowing` along the king's rank and file, for when an enemy
+    /// chariot, cannon or king (`sliders`) stands on one of them (in most positions none
+    /// does, and this is skipped).
+    fn find_line_pins(&self, zone: &mut KingZone, sliders: Bitboard) {
+        let them = self.side.opponent();
+        let king = zone.king;
+        let occ = self.occupancy;
+        let own = self.color_pieces(self.side);
         let cannons = self.pieces(them, PieceKind::Cannon);
         let chariots = self.pieces(them, PieceKind::Chariot);
         let slide = chariot_attacks(king, occ);
@@ -178,7 +201,7 @@ impl Position {
         let third = third_blockers(king, occ);
         for (dir, &ray) in RAYS[king.index()].iter().enumerate() {
             let p1 = first & ray;
-            if p1.is_empty() {
+            if p1.is_empty() || (ray & sliders).is_empty() {
                 continue;
             }
             let on_file = dir < 2;
@@ -197,13 +220,6 @@ impl Position {
                 zone.pinned |= (p1 | (second & ray)) & own;
             }
         }
-        let horses = self.pieces(them, PieceKind::Horse);
-        for step in &HORSE_ATTACKERS[king.index()] {
-            if (step.targets & horses).any() {
-                zone.pinned |= own & step.gate;
-            }
-        }
-        zone
     }
 
     /// Fills in the evasion targets of a zone in check (see `KingZone`).
