@@ -880,7 +880,9 @@ impl Worker {
                     if value >= beta {
                         // 13. A cutoff: teach the histories. The captures tried before it
                         // failed here, whichever kind of move refuted.
-                        let bonus = (depth * depth * 16).min(self.params.history_max_bonus);
+                        let bonus = (self.params.history_bonus_per_ply * depth
+                            - self.params.history_bonus_offset)
+                            .min(self.params.history_max_bonus);
                         for &(cpt, kind) in captures_tried.as_slice() {
                             self.histories.update_capture(cpt, kind, -bonus);
                         }

@@ -38,7 +38,10 @@ pub struct SearchParams {
     pub delta_margin: i32,
     /// Internal iterative reduction: the smallest depth.
     pub iir_depth: i32,
-    /// History bonus cap (depth² is capped here).
+    /// History bonus for a cutoff at depth d: `per_ply * d - offset`, at most `max` (of the
+    /// tables' range of ±16,384).
+    pub history_bonus_per_ply: i32,
+    pub history_bonus_offset: i32,
     pub history_max_bonus: i32,
     /// Checks are extended while the line is shorter than this many times the root depth.
     pub check_extension_reach: usize,
@@ -76,7 +79,9 @@ impl Default for SearchParams {
             see_quiet_margin: 60,
             delta_margin: 280,
             iir_depth: 4,
-            history_max_bonus: 1600,
+            history_bonus_per_ply: 250,
+            history_bonus_offset: 150,
+            history_max_bonus: 2000,
             check_extension_reach: 2,
             tm_instability: 1.5,
             tm_drop_scale: 150.0,
