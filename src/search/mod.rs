@@ -787,6 +787,9 @@ impl Worker {
                             > p.lmp_base + depth * depth / (2 - i32::from(improving)))
                         || (depth <= p.fp_depth
                             && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+                        || (depth <= p.history_prune_depth
+                            && self.histories.quiet_score(side, mv, context, piece_to)
+                                < -p.history_prune_margin * depth)
                         || (depth <= p.see_prune_depth
                             && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
                     if prunable

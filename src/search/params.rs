@@ -29,6 +29,10 @@ pub struct SearchParams {
     pub lmr_depth: i32,
     pub lmr_first_moves: usize,
     pub lmr_history_divisor: i32,
+    /// History pruning: quiet moves whose history is below minus the margin per ply are
+    /// skipped up to this depth.
+    pub history_prune_depth: i32,
+    pub history_prune_margin: i32,
     /// SEE pruning up to this depth; for captures the margin per ply squared.
     pub see_prune_depth: i32,
     pub see_capture_margin: i32,
@@ -74,6 +78,8 @@ impl Default for SearchParams {
             lmr_depth: 3,
             lmr_first_moves: 2,
             lmr_history_divisor: 8192,
+            history_prune_depth: 4,
+            history_prune_margin: 4000,
             see_prune_depth: 6,
             see_capture_margin: 25,
             see_quiet_margin: 60,
