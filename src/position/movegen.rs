@@ -6,9 +6,10 @@
 //! *leaving* a point that shields it — the lone blocker before an enemy chariot or king, either
 //! of the two screens before an enemy cannon, a horse leg — or by *arriving* between the king
 //! and an enemy cannon that has no screen yet. Arriving anywhere else only blocks, and a
-//! capture only removes an attacker. Every other move is legal without a test. Only the remaining moves — king moves, moves near
-//! those lines, and every move while in check — get the full test (`keeps_king_safe`). In the
-//! bulk-counting perft the unaffected targets of a piece are counted with one popcount.
+//! capture only removes an attacker. Every other move is legal without a test. Only the
+//! remaining moves — king moves, moves near those lines, and in check the moves that can
+//! answer it at all — get the full test (`keeps_king_safe`). In the bulk-counting perft the
+//! unaffected targets of a piece are counted with one popcount.
 
 use super::Position;
 use crate::board::Bitboard;
@@ -186,8 +187,8 @@ impl Position {
     }
 
     /// The part of `king_zone_knowing` along the king's rank and file, for when an enemy
-    /// chariot, cannon or king (`sliders`) stands on one of them (in most positions none
-    /// does, and this is skipped).
+    /// chariot, cannon or king (`sliders`) stands on one of them (when none does, it is
+    /// skipped).
     fn find_line_pins(&self, zone: &mut KingZone, sliders: Bitboard) {
         let them = self.side.opponent();
         let king = zone.king;
