@@ -46,24 +46,16 @@ impl MoveList {
         self.len += 1;
     }
 
-    /// Appends a move from `from` to each of `targets`, lowest point first (the order a
-    /// `Bitboard` iterates in). The generator's hot loop: the two 64-bit halves are walked
-    /// separately and the length is kept in a register, which a `u128` walk calling `push`
-    /// per move does not manage.
+    /// Appends a move from `from` to each of `targets`, lowest point first. The generator's
+    /// hot loop: the length is kept in a local, which a loop calling `push` per move does not
+    /// manage.
     #[inline(always)]
     pub fn push_targets(&mut self, from: Square, targets: Bitboard) {
-        let from = from.index() as u16;
         let mut len = self.len;
-        let mut push_half = |mut bits: u64, offset: u16| {
-            while bits != 0 {
-                let to = bits.trailing_zeros() as u16 + offset;
-                self.moves[len] = Move::from_raw(from | to << 7);
-                len += 1;
-                bits &= bits - 1;
-            }
-        };
-        push_half(targets.0 as u64, 0);
-        push_half((targets.0 >> 64) as u64, 64);
+        for to in targets {
+            self.moves[len] = Move::new(from, to);
+            len += 1;
+        }
         self.len = len;
     }
 

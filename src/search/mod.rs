@@ -769,7 +769,7 @@ impl Worker {
         let mut move_count = 0;
         let mut quiets_tried: Tried<_, 32> = Tried::new((Move::NONE, PieceTo::NONE));
         let mut captures_tried: Tried<_, 16> = Tried::new((PieceTo::NONE, PieceKind::Pawn));
-        // The opponent king's data for check tests, made when first needed.
+        // The opponent king's data for the check test of every move, made when first needed.
         let mut check_info = None;
         while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
@@ -777,35 +777,33 @@ impl Worker {
             let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
             let p = &self.params;
+            // Whether the move checks: pruning spares checks, and the child is told, so it is
+            // computed once (before the move, where most moves are cleared by a glance at the
+            // king's lines).
+            let gives_check = self
+                .pos
+                .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
 
-            // 10. Shallow pruning of moves that are unlikely to matter (never of checks; the
-            // check test comes last, as it costs the most).
+            // 10. Shallow pruning of moves that are unlikely to matter (never of checks).
             if !pv_node && !in_check && best_value > -MATE_BOUND && move_count > 1 {
                 if !is_capture {
-                    let prunable = (depth <= p.lmp_depth
-                        && move_count as i32
-                            > p.lmp_base + depth * depth / (2 - i32::from(improving)))
-                        || (depth <= p.fp_depth
-                            && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
-                        || (depth <= p.history_prune_depth
-                            && self.histories.quiet_score(side, mv, context, piece_to)
-                                < -p.history_prune_margin * depth)
-                        || (depth <= p.see_prune_depth
-                            && !self.pos.see_ge(mv, -p.see_quiet_margin * depth));
-                    if prunable
-                        && !self.pos.gives_check_with(
-                            check_info.get_or_insert_with(|| self.pos.check_info()),
-                            mv,
-                        )
-                    {
+                    let prunable = !gives_check
+                        && ((depth <= p.lmp_depth
+                            && move_count as i32
+                                > p.lmp_base + depth * depth / (2 - i32::from(improving)))
+                            || (depth <= p.fp_depth
+                                && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+                            || (depth <= p.history_prune_depth
+                                && self.histories.quiet_score(side, mv, context, piece_to)
+                                    < -p.history_prune_margin * depth)
+                            || (depth <= p.see_prune_depth
+                                && !self.pos.see_ge(mv, -p.see_quiet_margin * depth)));
+                    if prunable {
                         continue;
                     }
                 } else if depth <= p.see_prune_depth
+                    && !gives_check
                     && !self.pos.see_ge(mv, -p.see_capture_margin * depth * depth)
-                    && !self.pos.gives_check_with(
-                        check_info.get_or_insert_with(|| self.pos.check_info()),
-                        mv,
-                    )
                 {
                     // (A losing capture that checks stays: SEE knows nothing of pins, and in
                     // xiangqi a pinned defender — by a cannon or the facing kings — is common.)
@@ -813,11 +811,6 @@ impl Worker {
                 }
             }
 
-            // Whether the move checks is handed to the child, so it is computed once (and
-            // before the move, where most moves are cleared by a glance at the king's lines).
-            let gives_check = self
-                .pos
-                .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
             self.play(ply, mv, tt);
