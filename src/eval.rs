@@ -19,7 +19,7 @@
 use crate::board::Bitboard;
 use crate::board::attacks::{
     ADVISOR_MOVES, KING_MOVES, PALACES, cannon_captures, chariot_attacks, elephant_moves,
-    file_mask, horse_attacks, pawn_moves,
+    file_mask, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -384,9 +384,7 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
         | pos.pieces(color, PieceKind::Cannon))
         & enemy_half)
         .count() as Value;
-    for sq in pos.pieces(color, PieceKind::Pawn) {
-        low_reach |= pawn_moves(color, sq);
-    }
+    low_reach |= pawn_moves_all(color, pos.pieces(color, PieceKind::Pawn));
     for sq in pos.pieces(color, PieceKind::Advisor) {
         low_reach |= ADVISOR_MOVES[sq.index()];
     }

@@ -9,7 +9,7 @@
 //! `u128`; file occupancy comes from a second, *transposed* occupancy (`file * 10 + rank`) that
 //! the position keeps beside the normal one, so no bit gathering is ever needed.
 
-use super::bitboard::{Bitboard, SQUARE_BITS};
+use super::bitboard::{BOARD_MASK, Bitboard, SQUARE_BITS};
 use crate::core::{Color, SQUARES, Square};
 
 const fn on_board(file: i32, rank: i32) -> bool {
@@ -543,6 +543,33 @@ pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
     PAWN_MOVES[color.index()][sq.index()]
 }
 
+/// Every point the pawns `pawns` of `color` move to, for all of them at once by shifts:
+/// one rank forward, and sideways for those across the river. Equal to the union of
+/// `pawn_moves` over `pawns`.
+#[inline]
+pub fn pawn_moves_all(color: Color, pawns: Bitboard) -> Bitboard {
+    /// Files a to h (a step right cannot come from file i) and b to i.
+    const NOT_FILE_I: u128 = BOARD_MASK & !(FILE_A << 8);
+    const NOT_FILE_A: u128 = BOARD_MASK & !FILE_A;
+    const FILE_A: u128 = {
+        let mut bits = 0;
+        let mut rank = 0;
+        while rank < 10 {
+            bits |= 1u128 << (rank * 9);
+            rank += 1;
+        }
+        bits
+    };
+    const RED_HALF: u128 = (1u128 << 45) - 1;
+    let p = pawns.0;
+    let (forward, crossed) = match color {
+        Color::Red => ((p << 9) & BOARD_MASK, p & !RED_HALF),
+        Color::Black => (p >> 9, p & RED_HALF),
+    };
+    let sideways = ((crossed & NOT_FILE_I) << 1) | ((crossed & NOT_FILE_A) >> 1);
+    Bitboard(forward | sideways)
+}
+
 /// The whole file of a point, as a set.
 #[inline]
 pub fn file_mask(sq: Square) -> Bitboard {
@@ -568,7 +595,6 @@ pub fn diagonal_neighbours(sq: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::bitboard::BOARD_MASK;
 
     /// The targets of the steps whose gate is empty in `occupied`, step by step: what the
     /// gate-indexed tables must agree with.
@@ -696,6 +722,24 @@ mod tests {
             names(KING_MOVES[sq("e8").index()]),
             ["e7", "d8", "f8", "e9"]
         );
+    }
+
+    #[test]
+    fn pawn_moves_of_all_pawns_at_once_match_one_by_one() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let pawns =
+                Bitboard((seed as u128 | (seed.rotate_left(29) as u128) << 64) & BOARD_MASK);
+            for color in Color::BOTH {
+                let one_by_one = pawns
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |acc, sq| acc | pawn_moves(color, sq));
+                assert_eq!(pawn_moves_all(color, pawns), one_by_one, "{pawns:?}");
+            }
+        }
     }
 
     #[test]

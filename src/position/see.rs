@@ -15,19 +15,15 @@ use crate::core::{Color, Move, PieceKind, Square};
 use crate::eval::{Value, piece_value};
 
 impl Position {
-    /// Pieces of either side attacking `sq` with the board occupied as `occ` (pieces whose
-    /// point is empty in `occ` have been traded off and do not count).
-    fn attackers_with(&self, sq: Square, occ: Occupancy) -> Bitboard {
+    /// Pieces of `side` attacking `sq` with the board occupied as `occ` (pieces whose point
+    /// is empty in `occ` have been traded off and do not count).
+    fn attackers_with(&self, sq: Square, occ: Occupancy, side: Color) -> Bitboard {
         let present = Bitboard(occ.normal);
-        let kind = |k| self.pieces(Color::Red, k) | self.pieces(Color::Black, k);
-        let pawns = (PAWN_ATTACKERS[Color::Red.index()][sq.index()]
-            & self.pieces(Color::Red, PieceKind::Pawn))
-            | (PAWN_ATTACKERS[Color::Black.index()][sq.index()]
-                & self.pieces(Color::Black, PieceKind::Pawn));
+        let kind = |k| self.pieces(side, k);
         let all = (chariot_attacks(sq, occ) & kind(PieceKind::Chariot))
             | (cannon_captures(sq, occ) & kind(PieceKind::Cannon))
             | (horse_attackers(sq, occ.normal) & kind(PieceKind::Horse))
-            | pawns
+            | (PAWN_ATTACKERS[side.index()][sq.index()] & kind(PieceKind::Pawn))
             | (KING_MOVES[sq.index()] & kind(PieceKind::King))
             | (ADVISOR_MOVES[sq.index()] & kind(PieceKind::Advisor))
             | (elephant_moves(sq, occ.normal) & kind(PieceKind::Elephant));
@@ -72,7 +68,7 @@ impl Position {
         let mut side = mover.color().opponent();
         let mut depth = 0;
         while depth + 1 < gains.len() {
-            let attackers = self.attackers_with(to, occ) & self.color_pieces(side);
+            let attackers = self.attackers_with(to, occ, side);
             let Some((sq, kind)) = self.least_valuable(attackers, side) else {
                 break;
             };
@@ -85,8 +81,7 @@ impl Position {
                 let facing = chariot_attacks(to, after)
                     & file_mask(to)
                     & self.pieces(enemy, PieceKind::King);
-                if facing.any() || (self.attackers_with(to, after) & self.color_pieces(enemy)).any()
-                {
+                if facing.any() || self.attackers_with(to, after, enemy).any() {
                     break;
                 }
             }
