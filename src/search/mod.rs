@@ -705,19 +705,37 @@ impl Worker {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // For pruning, a bound from the table beats the static guess when it says more: a
+        // lower bound above the evaluation, or an upper bound below it.
+        let eval = match entry {
+            Some(e) if !in_check => {
+                let value = value_from_tt(e.value, ply);
+                let tighter = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value > static_eval,
+                    Bound::Upper => value < static_eval,
+                };
+                if tighter && value.abs() < MATE_BOUND && !is_rule_value(value) {
+                    value
+                } else {
+                    static_eval
+                }
+            }
+            _ => static_eval,
+        };
         let p = &self.params;
 
         if !pv_node && !in_check {
             // 6. Reverse futility: far above beta at low depth, assume it holds.
             if depth <= p.rfp_depth
-                && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
-                && static_eval < MATE_BOUND
+                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && eval < MATE_BOUND
             {
-                return static_eval;
+                return eval;
             }
             // 7. Null move: if passing still fails high, the position is good enough.
             if depth >= p.nmp_depth
-                && static_eval >= beta
+                && eval >= beta
                 && !self.stack[ply.saturating_sub(1)].mv.is_none()
                 && self.null_move_allowed()
             {
@@ -792,7 +810,7 @@ impl Worker {
                             && move_count as i32
                                 > p.lmp_base + depth * depth / (2 - i32::from(improving)))
                             || (depth <= p.fp_depth
-                                && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+                                && eval + p.fp_base + p.fp_margin * depth <= alpha)
                             || (depth <= p.history_prune_depth
                                 && self.histories.quiet_score(side, mv, context, piece_to)
                                     < -p.history_prune_margin * depth)
