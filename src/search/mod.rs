@@ -765,6 +765,61 @@ impl Worker {
             }
         }
 
+        // 7b. ProbCut: a capture that beats beta by a margin in a much shallower search
+        // almost surely beats beta in the full one.
+        let probcut_beta = beta + self.params.probcut_margin;
+        if !pv_node
+            && !in_check
+            && depth >= self.params.probcut_depth
+            && beta.abs() < MATE_BOUND
+            && !entry
+                .is_some_and(|e| e.depth >= depth - 3 && value_from_tt(e.value, ply) < probcut_beta)
+        {
+            let threshold = probcut_beta - static_eval;
+            let mut picker = MovePicker::quiescence(&self.pos, tt_move, false);
+            let mut check_info = None;
+            while let Some(mv) = picker.next(&self.pos, &self.histories) {
+                if self.pos.piece_on(mv.to()).is_none() || !self.pos.see_ge(mv, threshold) {
+                    continue;
+                }
+                let gives_check = self
+                    .pos
+                    .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
+                self.stack[ply].mv = mv;
+                self.stack[ply].piece_to = PieceTo::of(&self.pos, mv);
+                self.play(ply, mv, tt);
+                self.stack[ply + 1].known_check = Some(gives_check);
+                let mut value =
+                    -self.qsearch(false, -probcut_beta, -probcut_beta + 1, ply + 1, tt, shared);
+                if value >= probcut_beta {
+                    value = -self.pvs(
+                        false,
+                        depth - 1 - self.params.probcut_reduction,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        ply + 1,
+                        tt,
+                        shared,
+                    );
+                }
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if value >= probcut_beta && !is_rule_value(value) {
+                    tt.store(
+                        key,
+                        mv,
+                        value_to_tt(value, ply),
+                        static_eval,
+                        depth - 3,
+                        Bound::Lower,
+                    );
+                    return value;
+                }
+            }
+        }
+
         // 8. Internal iterative reduction: no hash move, so this node is likely unimportant.
         if tt_move.is_none() && depth >= self.params.iir_depth {
             depth -= 1;
