@@ -705,37 +705,19 @@ impl Worker {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        // For pruning, a bound from the table beats the static guess when it says more: a
-        // lower bound above the evaluation, or an upper bound below it.
-        let eval = match entry {
-            Some(e) if !in_check => {
-                let value = value_from_tt(e.value, ply);
-                let tighter = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value > static_eval,
-                    Bound::Upper => value < static_eval,
-                };
-                if tighter && value.abs() < MATE_BOUND && !is_rule_value(value) {
-                    value
-                } else {
-                    static_eval
-                }
-            }
-            _ => static_eval,
-        };
         let p = &self.params;
 
         if !pv_node && !in_check {
             // 6. Reverse futility: far above beta at low depth, assume it holds.
             if depth <= p.rfp_depth
-                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
-                && eval < MATE_BOUND
+                && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
+                && static_eval < MATE_BOUND
             {
-                return eval;
+                return static_eval;
             }
             // 7. Null move: if passing still fails high, the position is good enough.
             if depth >= p.nmp_depth
-                && eval >= beta
+                && static_eval >= beta
                 && !self.stack[ply.saturating_sub(1)].mv.is_none()
                 && self.null_move_allowed()
             {
@@ -761,61 +743,6 @@ impl Worker {
                 }
                 if value >= beta {
                     return if value >= MATE_BOUND { beta } else { value };
-                }
-            }
-        }
-
-        // 7b. ProbCut: a capture that beats beta by a margin in a much shallower search
-        // almost surely beats beta in the full one.
-        let probcut_beta = beta + self.params.probcut_margin;
-        if !pv_node
-            && !in_check
-            && depth >= self.params.probcut_depth
-            && beta.abs() < MATE_BOUND
-            && !entry
-                .is_some_and(|e| e.depth >= depth - 3 && value_from_tt(e.value, ply) < probcut_beta)
-        {
-            let threshold = probcut_beta - static_eval;
-            let mut picker = MovePicker::quiescence(&self.pos, tt_move, false);
-            let mut check_info = None;
-            while let Some(mv) = picker.next(&self.pos, &self.histories) {
-                if self.pos.piece_on(mv.to()).is_none() || !self.pos.see_ge(mv, threshold) {
-                    continue;
-                }
-                let gives_check = self
-                    .pos
-                    .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
-                self.stack[ply].mv = mv;
-                self.stack[ply].piece_to = PieceTo::of(&self.pos, mv);
-                self.play(ply, mv, tt);
-                self.stack[ply + 1].known_check = Some(gives_check);
-                let mut value =
-                    -self.qsearch(false, -probcut_beta, -probcut_beta + 1, ply + 1, tt, shared);
-                if value >= probcut_beta {
-                    value = -self.pvs(
-                        false,
-                        depth - 1 - self.params.probcut_reduction,
-                        -probcut_beta,
-                        -probcut_beta + 1,
-                        ply + 1,
-                        tt,
-                        shared,
-                    );
-                }
-                self.pos.unmake_move();
-                if self.stopped {
-                    return 0;
-                }
-                if value >= probcut_beta && !is_rule_value(value) {
-                    tt.store(
-                        key,
-                        mv,
-                        value_to_tt(value, ply),
-                        static_eval,
-                        depth - 3,
-                        Bound::Lower,
-                    );
-                    return value;
                 }
             }
         }
@@ -865,7 +792,7 @@ impl Worker {
                             && move_count as i32
                                 > p.lmp_base + depth * depth / (2 - i32::from(improving)))
                             || (depth <= p.fp_depth
-                                && eval + p.fp_base + p.fp_margin * depth <= alpha)
+                                && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
                             || (depth <= p.history_prune_depth
                                 && self.histories.quiet_score(side, mv, context, piece_to)
                                     < -p.history_prune_margin * depth)

@@ -40,11 +40,6 @@ pub struct SearchParams {
     pub see_quiet_margin: i32,
     /// Quiescence delta pruning margin.
     pub delta_margin: i32,
-    /// ProbCut: from this depth, a capture whose search `probcut_reduction` plies shallower
-    /// beats beta by `probcut_margin` is taken to beat beta.
-    pub probcut_depth: i32,
-    pub probcut_margin: i32,
-    pub probcut_reduction: i32,
     /// Internal iterative reduction: the smallest depth.
     pub iir_depth: i32,
     /// History bonus for a cutoff at depth d: `per_ply * d - offset`, at most `max` (of the
@@ -89,9 +84,6 @@ impl Default for SearchParams {
             see_capture_margin: 25,
             see_quiet_margin: 60,
             delta_margin: 280,
-            probcut_depth: 5,
-            probcut_margin: 250,
-            probcut_reduction: 4,
             iir_depth: 4,
             history_bonus_per_ply: 250,
             history_bonus_offset: 150,
