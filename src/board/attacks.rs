@@ -548,7 +548,7 @@ pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
 /// `pawn_moves` over `pawns`.
 #[inline]
 pub fn pawn_moves_all(color: Color, pawns: Bitboard) -> Bitboard {
-    /// Files a to h (a step right cannot come from file i) and b to i.
+    // A step right (+1) cannot start on file i, a step left (-1) not on file a.
     const NOT_FILE_I: u128 = BOARD_MASK & !(FILE_A << 8);
     const NOT_FILE_A: u128 = BOARD_MASK & !FILE_A;
     const FILE_A: u128 = {
