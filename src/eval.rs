@@ -18,8 +18,8 @@
 
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, KING_MOVES, PALACES, cannon_captures, chariot_attacks, elephant_moves,
-    file_mask, horse_attacks, pawn_moves_all,
+    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, cannon_captures, chariot_attacks,
+    elephant_moves, file_mask, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -420,12 +420,6 @@ fn threats(
     (minors & ours.below_minor).count() as Value * p.threat_on_minor
         + (targets & ours.all & !theirs.all).count() as Value * p.hanging
 }
-
-/// The five ranks on each color's own side of the river.
-const HOME_HALVES: [Bitboard; 2] = [
-    Bitboard((1u128 << 45) - 1),
-    Bitboard(((1u128 << 45) - 1) << 45),
-];
 
 /// King-safety penalty for `color` (a positive number is bad for `color`).
 #[inline(always)]

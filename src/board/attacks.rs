@@ -543,29 +543,27 @@ pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
     PAWN_MOVES[color.index()][sq.index()]
 }
 
+/// The five ranks on each color's own side of the river.
+pub const HOME_HALVES: [Bitboard; 2] = [
+    Bitboard((1u128 << 45) - 1),
+    Bitboard(((1u128 << 45) - 1) << 45),
+];
+
 /// Every point the pawns `pawns` of `color` move to, for all of them at once by shifts:
 /// one rank forward, and sideways for those across the river. Equal to the union of
 /// `pawn_moves` over `pawns`.
 #[inline]
 pub fn pawn_moves_all(color: Color, pawns: Bitboard) -> Bitboard {
     // A step right (+1) cannot start on file i, a step left (-1) not on file a.
+    const FILE_A: u128 = FILE_SPREAD[0x3ff];
     const NOT_FILE_I: u128 = BOARD_MASK & !(FILE_A << 8);
     const NOT_FILE_A: u128 = BOARD_MASK & !FILE_A;
-    const FILE_A: u128 = {
-        let mut bits = 0;
-        let mut rank = 0;
-        while rank < 10 {
-            bits |= 1u128 << (rank * 9);
-            rank += 1;
-        }
-        bits
-    };
-    const RED_HALF: u128 = (1u128 << 45) - 1;
     let p = pawns.0;
-    let (forward, crossed) = match color {
-        Color::Red => ((p << 9) & BOARD_MASK, p & !RED_HALF),
-        Color::Black => (p >> 9, p & RED_HALF),
+    let forward = match color {
+        Color::Red => (p << 9) & BOARD_MASK,
+        Color::Black => p >> 9,
     };
+    let crossed = p & !HOME_HALVES[color.index()].0;
     let sideways = ((crossed & NOT_FILE_I) << 1) | ((crossed & NOT_FILE_A) >> 1);
     Bitboard(forward | sideways)
 }

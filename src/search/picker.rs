@@ -136,9 +136,9 @@ impl MovePicker {
     }
 
     /// Sorts all of `self.moves` best first, equal scores in generation order, for stages
-    /// that usually run to the end. Each move is packed with its score and position into one
-    /// distinct integer key, so an unstable sort of one array gives exactly the stable order
-    /// (and moves half the data an insertion sort of two arrays does).
+    /// that usually run to the end and take moves in order (`take_next`), so `self.scores`
+    /// is left as it was. Each move is packed with its score and position into one distinct
+    /// integer key, so an unstable sort of one array gives exactly the stable order.
     fn sort_descending(&mut self) {
         let len = self.moves.len();
         let mut keys = [0u64; MAX_MOVES];
@@ -150,7 +150,6 @@ impl MovePicker {
         keys[..len].sort_unstable_by(|a, b| b.cmp(a));
         for (i, key) in keys[..len].iter().enumerate() {
             self.moves[i] = Move::from_raw(*key as u16);
-            self.scores[i] = ((key >> 32) as i64 + i32::MIN as i64) as i32;
         }
     }
 
