@@ -713,6 +713,11 @@ impl Worker {
                 && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && static_eval < MATE_BOUND
             {
+                // As at a quiescence stand-pat: the evaluation is kept for the next visit.
+                if entry.is_none() {
+                    let value = value_to_tt(static_eval, ply);
+                    tt.store(key, Move::NONE, value, static_eval, -1, Bound::Lower);
+                }
                 return static_eval;
             }
             // 7. Null move: if passing still fails high, the position is good enough.
@@ -974,6 +979,12 @@ impl Worker {
             entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
         };
         if stand_pat >= beta {
+            // Keep the evaluation for the next visit: standing pat is a lower bound on the
+            // quiescence value, so it is stored as one, at quiescence depth.
+            if entry.is_none() {
+                let value = value_to_tt(stand_pat, ply);
+                tt.store(key, Move::NONE, value, stand_pat, -1, Bound::Lower);
+            }
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
