@@ -14,7 +14,8 @@ pub mod tt;
 
 use crate::core::{Move, Piece, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
-use crate::position::Position;
+use crate::position::movegen::GenKind;
+use crate::position::{MoveList, Position};
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo, Tried};
 use params::SearchParams;
@@ -648,7 +649,7 @@ impl Worker {
     ) -> Value {
         // 1. Quiescence at the horizon.
         if depth <= 0 {
-            return self.qsearch(pv_node, alpha, beta, ply, tt, shared);
+            return self.qsearch(pv_node, alpha, beta, ply, true, tt, shared);
         }
         self.pv[ply].clear();
         if self.should_stop(shared) {
@@ -707,7 +708,10 @@ impl Worker {
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
         let p = &self.params;
 
-        if !pv_node && !in_check {
+        // Neither shortcut below looks at the moves, so neither may answer where beta is a
+        // mated score: only the move loop can tell that this side has no move left (a
+        // stalemate loses in xiangqi) and is mated after all.
+        if !pv_node && !in_check && beta > -MATE_BOUND {
             // 6. Reverse futility: far above beta at low depth, assume it holds.
             if depth <= p.rfp_depth
                 && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
@@ -932,7 +936,9 @@ impl Worker {
         best_value
     }
 
-    /// Quiescence: only captures (all evasions in check), until the position is quiet.
+    /// Quiescence: captures (all evasions in check) until the position is quiet; at the
+    /// `first` quiescence ply, after the captures, also the quiet checks that SEE does not
+    /// lose (a check the captures cannot see is often the start of a mate).
     #[allow(clippy::too_many_arguments)]
     fn qsearch(
         &mut self,
@@ -940,6 +946,7 @@ impl Worker {
         mut alpha: Value,
         beta: Value,
         ply: usize,
+        first: bool,
         tt: &TranspositionTable,
         shared: &SharedState,
     ) -> Value {
@@ -995,7 +1002,31 @@ impl Worker {
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        while let Some(mv) = picker.next(&self.pos, &self.histories) {
+        // The quiet moves and how far the search for checks among them has got.
+        let mut quiets: Option<(MoveList, usize)> = None;
+        loop {
+            let mv = match picker.next(&self.pos, &self.histories) {
+                Some(mv) => mv,
+                None if first && !in_check => {
+                    let (list, next) = quiets.get_or_insert_with(|| {
+                        let mut list = MoveList::new();
+                        self.pos.generate(GenKind::Quiets, &mut list);
+                        (list, 0)
+                    });
+                    let info = check_info.get_or_insert_with(|| self.pos.check_info());
+                    let quiet_check = list[*next..].iter().position(|&mv| {
+                        self.pos.gives_check_with(info, mv) && self.pos.see_ge(mv, 0)
+                    });
+                    match quiet_check {
+                        Some(offset) => {
+                            *next += offset + 1;
+                            list[*next - 1]
+                        }
+                        None => break,
+                    }
+                }
+                None => break,
+            };
             move_count += 1;
             let gives_check = self
                 .pos
@@ -1012,7 +1043,7 @@ impl Worker {
             }
             self.play(ply, mv, tt);
             self.stack[ply + 1].known_check = Some(gives_check);
-            let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, tt, shared);
+            let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, false, tt, shared);
             self.pos.unmake_move();
             if self.stopped {
                 return 0;
