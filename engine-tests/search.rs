@@ -46,6 +46,16 @@ fn mate_in_one_and_two_at_the_right_distance() {
 }
 
 #[test]
+fn quiescence_sees_a_quiet_mating_check() {
+    // Black could win the pawn with c5g5, but then 1. a0a9 mates: the rook on b8 covers e8,
+    // the new one on a9 covers d9 and f9, and nothing can block. At depth 1 Red's reply is
+    // already quiescence, whose captures would miss that quiet check.
+    let r = to_depth(&position("4k4/1R7/9/9/2r3P2/9/9/9/4A4/R3K4 b", &[]), 1);
+    assert_ne!(r.best.unwrap().to_string(), "c5g5", "{r:?}");
+    assert_eq!(mate_in_moves(r.value), None, "{r:?}");
+}
+
+#[test]
 fn stalemating_the_opponent_wins() {
     // Any quiet move leaves Black's king with no move: in xiangqi that is a loss for Black.
     let r = to_depth(&position("3k5/4P4/9/9/9/9/9/9/9/4K4 w", &[]), 4);
