@@ -14,8 +14,7 @@ pub mod tt;
 
 use crate::core::{Move, Piece, PieceKind};
 use crate::eval::{Accumulator, Value, evaluate_with};
-use crate::position::movegen::GenKind;
-use crate::position::{MoveList, Position};
+use crate::position::Position;
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo, Tried};
 use params::SearchParams;
@@ -717,10 +716,8 @@ impl Worker {
                 && static_eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && static_eval < MATE_BOUND
             {
-                // As at a quiescence stand-pat: the evaluation is kept for the next visit.
                 if entry.is_none() {
-                    let value = value_to_tt(static_eval, ply);
-                    tt.store(key, Move::NONE, value, static_eval, -1, Bound::Lower);
+                    keep_evaluation(tt, key, ply, static_eval);
                 }
                 return static_eval;
             }
@@ -986,47 +983,20 @@ impl Worker {
             entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
         };
         if stand_pat >= beta {
-            // Keep the evaluation for the next visit: standing pat is a lower bound on the
-            // quiescence value, so it is stored as one, at quiescence depth.
             if entry.is_none() {
-                let value = value_to_tt(stand_pat, ply);
-                tt.store(key, Move::NONE, value, stand_pat, -1, Bound::Lower);
+                keep_evaluation(tt, key, ply, stand_pat);
             }
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let original_alpha = alpha;
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check);
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check, first);
         let mut check_info = None;
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        // The quiet moves and how far the search for checks among them has got.
-        let mut quiets: Option<(MoveList, usize)> = None;
-        loop {
-            let mv = match picker.next(&self.pos, &self.histories) {
-                Some(mv) => mv,
-                None if first && !in_check => {
-                    let (list, next) = quiets.get_or_insert_with(|| {
-                        let mut list = MoveList::new();
-                        self.pos.generate(GenKind::Quiets, &mut list);
-                        (list, 0)
-                    });
-                    let info = check_info.get_or_insert_with(|| self.pos.check_info());
-                    let quiet_check = list[*next..].iter().position(|&mv| {
-                        self.pos.gives_check_with(info, mv) && self.pos.see_ge(mv, 0)
-                    });
-                    match quiet_check {
-                        Some(offset) => {
-                            *next += offset + 1;
-                            list[*next - 1]
-                        }
-                        None => break,
-                    }
-                }
-                None => break,
-            };
+        while let Some(mv) = picker.next(&self.pos, &self.histories) {
             move_count += 1;
             let gives_check = self
                 .pos
@@ -1077,6 +1047,21 @@ impl Worker {
         );
         best_value
     }
+}
+
+/// Stores the evaluation of a node that had no entry and stops on it (standing pat, reverse
+/// futility), so the next visit need not evaluate it again. Standing pat is a lower bound on
+/// the quiescence value, so it goes in as one, at quiescence depth: such an entry cuts only
+/// where standing pat would, and brings no hash move.
+fn keep_evaluation(tt: &TranspositionTable, key: u64, ply: usize, eval: Value) {
+    tt.store(
+        key,
+        Move::NONE,
+        value_to_tt(eval, ply),
+        eval,
+        -1,
+        Bound::Lower,
+    );
 }
 
 /// Searches `pos` on the calling thread with a private table: for tests and tools that want

@@ -4,15 +4,16 @@
 //! position with the same hash); then captures that do not lose material by SEE, most
 //! valuable victim first (chariot and cannon captures top the list), adjusted by capture
 //! history; then quiet moves — killers, the counter-move, then by history; then the losing
-//! captures. In check all legal moves are ordered together. A cutoff in an early stage saves
+//! captures. In check all legal moves are ordered together. Quiescence takes the good captures
+//! only, and at its first ply then the quiet checks. A cutoff in an early stage saves
 //! generating the later ones.
 
 use super::history::{Context, Histories, PieceTo};
 use crate::core::Move;
 use crate::eval::piece_value;
 use crate::position::MoveList;
-use crate::position::Position;
 use crate::position::movegen::{GenKind, KingZone, MAX_MOVES};
+use crate::position::{CheckInfo, Position};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -24,6 +25,10 @@ enum Stage {
     GenerateQuiets,
     Quiets,
     BadCaptures,
+    /// Quiescence at its first ply, after the captures: quiet moves that give check and do
+    /// not lose material by SEE.
+    GenerateQuietChecks,
+    QuietChecks,
     GenerateEvasions,
     Evasions,
     Done,
@@ -41,6 +46,10 @@ pub struct MovePicker {
     counter: Move,
     context: Context,
     captures_only: bool,
+    /// Quiescence only: follow the captures with the quiet checks.
+    quiet_checks: bool,
+    /// The opponent king's data for the quiet-check test, made when that stage starts.
+    check_info: Option<CheckInfo>,
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
     zone: Option<KingZone>,
@@ -80,6 +89,8 @@ impl MovePicker {
             counter,
             context,
             captures_only: false,
+            quiet_checks: false,
+            check_info: None,
             in_check,
             zone: None,
             moves: MoveList::new(),
@@ -92,8 +103,14 @@ impl MovePicker {
         }
     }
 
-    /// A picker for quiescence: captures that do not lose material (all evasions in check).
-    pub fn quiescence(pos: &Position, tt_move: Move, in_check: bool) -> MovePicker {
+    /// A picker for quiescence: captures that do not lose material (all evasions in check),
+    /// then, with `quiet_checks` and not in check, the quiet checks that do not either.
+    pub fn quiescence(
+        pos: &Position,
+        tt_move: Move,
+        in_check: bool,
+        quiet_checks: bool,
+    ) -> MovePicker {
         // Like every quiescence capture, the hash move must not lose material.
         let tt_usable = !tt_move.is_none()
             && pos.piece_on(tt_move.to()).is_some()
@@ -108,6 +125,7 @@ impl MovePicker {
             in_check,
         );
         picker.captures_only = true;
+        picker.quiet_checks = quiet_checks && !in_check;
         if !in_check && tt_usable {
             picker.tt_move = tt_move;
             picker.stage = Stage::TtMove;
@@ -212,10 +230,10 @@ impl MovePicker {
                         }
                     }
                     None => {
-                        self.stage = if self.captures_only {
-                            Stage::Done
-                        } else {
-                            Stage::Refutations
+                        self.stage = match (self.captures_only, self.quiet_checks) {
+                            (false, _) => Stage::Refutations,
+                            (true, true) => Stage::GenerateQuietChecks,
+                            (true, false) => Stage::Done,
                         };
                     }
                 },
@@ -269,6 +287,24 @@ impl MovePicker {
                         return Some(self.bad[self.bad_next - 1]);
                     }
                     self.stage = Stage::Done;
+                }
+                Stage::GenerateQuietChecks => {
+                    self.moves.clear();
+                    self.generate(pos, GenKind::Quiets);
+                    self.check_info = Some(pos.check_info());
+                    self.next = 0;
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => {
+                    // Tested one at a time: a cutoff on an early check spares the rest.
+                    let Some(mv) = self.take_next() else {
+                        self.stage = Stage::Done;
+                        continue;
+                    };
+                    let info = self.check_info.as_ref().expect("made by the stage before");
+                    if pos.gives_check_with(info, mv) && pos.see_ge(mv, 0) {
+                        return Some(mv);
+                    }
                 }
                 Stage::GenerateEvasions => {
                     self.generate(pos, GenKind::All);
@@ -328,6 +364,46 @@ mod tests {
             assert_eq!(seen.len(), legal.len(), "{fen}");
             assert!(legal.iter().all(|m| seen.contains(m)), "{fen}");
             assert_eq!(seen[0], tt, "the hash move comes first");
+        }
+    }
+
+    #[test]
+    fn quiescence_adds_the_safe_quiet_checks_only_when_asked() {
+        let histories = Histories::new();
+        // (position, has quiet checks: the rooks' a0a9 and b8b9 in the first, none in the second)
+        let cases = [
+            ("4k4/1R7/9/9/2r3P2/9/9/9/4A4/R3K4 w", true),
+            (
+                "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
+                false,
+            ),
+        ];
+        for (fen, has_checks) in cases {
+            let pos = Position::from_fen(fen).unwrap();
+            let picked = |quiet_checks| {
+                let mut picker = MovePicker::quiescence(&pos, Move::NONE, false, quiet_checks);
+                let mut seen = Vec::new();
+                while let Some(mv) = picker.next(&pos, &histories) {
+                    seen.push(mv);
+                }
+                seen
+            };
+            let captures = picked(false);
+            let with_checks = picked(true);
+            assert_eq!(with_checks[..captures.len()], captures[..], "{fen}");
+            let mut quiet_checks: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    pos.piece_on(mv.to()).is_none() && pos.gives_check(mv) && pos.see_ge(mv, 0)
+                })
+                .collect();
+            let mut added = with_checks[captures.len()..].to_vec();
+            quiet_checks.sort_by_key(|mv| mv.raw());
+            added.sort_by_key(|mv| mv.raw());
+            assert_eq!(added, quiet_checks, "{fen}");
+            assert_eq!(!added.is_empty(), has_checks, "{fen}");
         }
     }
 
