@@ -2,7 +2,7 @@
 //! misbehave in each way the referee must score.
 
 use chariot::position::Position;
-use chariot::rules::{GameResult, GameState, Rules, judge};
+use chariot::rules::{GameResult, GameState, RuleSet, Rules, judge};
 use chariot::tools::matches::engine::{EngineConfig, Protocol};
 use chariot::tools::matches::game::{Adjudication, Limit};
 use chariot::tools::matches::{self, MatchConfig, Schedule};
@@ -308,6 +308,45 @@ fn per_engine_limits_and_working_directories() {
             .any(|l| std::path::Path::new(l).canonicalize().ok().as_ref() == Some(&canonical)),
         "{logged}"
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn engines_listing_the_rule_options_are_told_the_referees_rules() {
+    let dir = scratch_dir("rules");
+    let log = dir.join("setoption.log");
+    let script = dir.join("listener.sh");
+    // Lists Chariot's two rule options, logs each setoption, then plays an illegal move.
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'option drawmoves type spin min 0 max 999 default 60'; echo 'option repetition type combo default asian var asian var chinese var simple'; echo ucciok ;;\n    setoption*) echo \"$line\" >> {0} ;;\n    isready*) echo readyok ;;\n    go*) echo 'bestmove a0a9' ;;\n    quit*) exit 0 ;;\n  esac\ndone\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    let mut listener = EngineConfig::new("listener", &format!("sh {}", script.display()));
+    listener.protocol = Protocol::Ucci;
+    let run = |listener: &EngineConfig| {
+        std::fs::remove_file(&log).ok();
+        let mut cfg = config(
+            [chariot_engine("chariot"), listener.clone()],
+            Limit::Depth(1),
+            2,
+        );
+        cfg.rules.move_limit = Some(100);
+        cfg.rules.set = RuleSet::Chinese;
+        matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+        std::fs::read_to_string(&log).unwrap()
+    };
+    let logged = run(&listener);
+    assert!(logged.contains("setoption drawmoves 50"), "{logged}");
+    assert!(logged.contains("setoption repetition chinese"), "{logged}");
+    // What `--option` sets by hand is left alone.
+    listener.options = vec![("DrawMoves".to_string(), "70".to_string())];
+    let logged = run(&listener);
+    assert!(logged.contains("setoption DrawMoves 70"), "{logged}");
+    assert!(!logged.contains("drawmoves 50"), "{logged}");
     std::fs::remove_dir_all(&dir).ok();
 }
 

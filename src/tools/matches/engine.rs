@@ -9,6 +9,8 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::rules::Rules;
+
 /// Which dialect to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -90,6 +92,28 @@ pub struct Engine {
     reaped: bool,
     /// The last score the engine reported during the current move.
     last_score: Option<i32>,
+    /// The options the engine listed in its handshake, as (name as listed, `option_key`).
+    advertised: Vec<(String, String)>,
+}
+
+/// An option name compared loosely, as engines match them: case, spaces and underscores
+/// ignored ("Draw Moves" and "drawmoves" are one option).
+fn option_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// The option name of a handshake line: `option NAME type …` (UCCI) or `option name NAME
+/// type …` (UCI, where the name may have spaces).
+fn advertised_option(line: &str) -> Option<String> {
+    let rest = line.strip_prefix("option ")?.trim_start();
+    let name = match rest.strip_prefix("name ") {
+        Some(uci) => uci.split(" type ").next()?.trim(),
+        None => rest.split_whitespace().next()?,
+    };
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// A mate score in centipawn terms, for adjudication.
@@ -127,8 +151,13 @@ pub fn parse_score(line: &str) -> Option<i32> {
 }
 
 impl Engine {
-    /// Starts the engine and completes the handshake within `timeout`.
-    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Engine, String> {
+    /// Starts the engine and completes the handshake within `timeout`; sets the configured
+    /// options, and the referee's `rules` where the engine lists options for them.
+    pub fn start(
+        config: &EngineConfig,
+        rules: &Rules,
+        timeout: Duration,
+    ) -> Result<Engine, String> {
         let mut command = Command::new("sh");
         command
             .arg("-c")
@@ -164,6 +193,7 @@ impl Engine {
             lines,
             reaped: false,
             last_score: None,
+            advertised: Vec::new(),
         };
         engine.protocol = match config.protocol {
             Protocol::Ucci => engine
@@ -183,14 +213,44 @@ impl Engine {
             engine.send("setoption usemillisec true");
         }
         for (name, value) in &config.options {
-            let line = match engine.protocol {
-                Protocol::Ucci => format!("setoption {name} {value}"),
-                _ => format!("setoption name {name} value {value}"),
-            };
-            engine.send(&line);
+            engine.set_option(name, value);
         }
+        engine.tell_rules(rules, &config.options);
         engine.ready(timeout)?;
         Ok(engine)
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) {
+        let line = match self.protocol {
+            Protocol::Ucci => format!("setoption {name} {value}"),
+            _ => format!("setoption name {name} value {value}"),
+        };
+        self.send(&line);
+    }
+
+    /// Tells an engine that lists Chariot's rule options (`drawmoves` / `Draw Moves`,
+    /// `repetition` / `Repetition Rule`) the referee's no-capture limit and repetition rules,
+    /// so it plays toward the same draw the referee will call; unless `--option` set them.
+    fn tell_rules(&mut self, rules: &Rules, explicit: &[(String, String)]) {
+        let values = [
+            (
+                "drawmoves",
+                rules.move_limit.map_or(0, |plies| plies / 2).to_string(),
+            ),
+            ("repetition", rules.set.name().to_string()),
+            ("repetitionrule", rules.set.name().to_string()),
+        ];
+        for (key, value) in values {
+            let set_by_hand = explicit.iter().any(|(name, _)| option_key(name) == key);
+            let listed = self
+                .advertised
+                .iter()
+                .find(|(_, listed)| listed == key)
+                .map(|(name, _)| name.clone());
+            if let (Some(name), false) = (listed, set_by_hand) {
+                self.set_option(&name, &value);
+            }
+        }
     }
 
     pub fn protocol(&self) -> Protocol {
@@ -228,11 +288,23 @@ impl Engine {
         }
     }
 
+    /// Sends `hello` and waits for `ok`, noting the options the engine lists on the way.
     fn handshake(&mut self, hello: &str, ok: &str, timeout: Duration) -> Result<(), String> {
         self.send(hello);
-        self.wait_for(&[ok], Instant::now() + timeout)
-            .map(|_| ())
-            .map_err(|e| format!("{}: no answer to '{hello}' ({e:?})", self.name))
+        self.advertised.clear();
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self
+                .wait_for(&[ok, "option "], deadline)
+                .map_err(|e| format!("{}: no answer to '{hello}' ({e:?})", self.name))?;
+            match advertised_option(&line) {
+                Some(name) => {
+                    let key = option_key(&name);
+                    self.advertised.push((name, key));
+                }
+                None => return Ok(()),
+            }
+        }
     }
 
     fn ready(&mut self, timeout: Duration) -> Result<(), String> {
@@ -400,5 +472,22 @@ mod tests {
         );
         assert_eq!(parse_score("info string score 5"), None);
         assert_eq!(parse_score("bestmove h2e2"), None);
+    }
+
+    #[test]
+    fn option_names_in_both_dialects() {
+        let name = |line| advertised_option(line);
+        assert_eq!(
+            name("option drawmoves type spin min 0 max 999 default 60"),
+            Some("drawmoves".to_string())
+        );
+        assert_eq!(
+            name("option name Draw Moves type spin default 60 min 0 max 999"),
+            Some("Draw Moves".to_string())
+        );
+        assert_eq!(name("id name Chariot"), None);
+        assert_eq!(name("option "), None);
+        assert_eq!(option_key("Draw Moves"), option_key("drawmoves"));
+        assert_eq!(option_key("Repetition_Rule"), "repetitionrule");
     }
 }

@@ -227,8 +227,8 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, St
     let plan = config.plan(index);
     let opening = &config.openings[plan.opening];
     let timeout = Duration::from_secs(10);
-    let mut red = Engine::start(&config.engines[plan.red], timeout)?;
-    let mut black = Engine::start(&config.engines[plan.black], timeout)?;
+    let mut red = Engine::start(&config.engines[plan.red], &config.rules, timeout)?;
+    let mut black = Engine::start(&config.engines[plan.black], &config.rules, timeout)?;
     red.new_game(timeout)?;
     black.new_game(timeout)?;
     let limits = [config.limit_of(plan.red), config.limit_of(plan.black)];
