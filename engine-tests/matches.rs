@@ -316,11 +316,12 @@ fn engines_listing_the_rule_options_are_told_the_referees_rules() {
     let dir = scratch_dir("rules");
     let log = dir.join("setoption.log");
     let script = dir.join("listener.sh");
-    // Lists Chariot's two rule options, logs each setoption, then plays an illegal move.
+    // Lists an option with no name, then Chariot's two rule options; logs each setoption,
+    // then plays an illegal move.
     std::fs::write(
         &script,
         format!(
-            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'option drawmoves type spin min 0 max 999 default 60'; echo 'option repetition type combo default asian var asian var chinese var simple'; echo ucciok ;;\n    setoption*) echo \"$line\" >> {0} ;;\n    isready*) echo readyok ;;\n    go*) echo 'bestmove a0a9' ;;\n    quit*) exit 0 ;;\n  esac\ndone\n",
+            "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    ucci*) echo 'option '; echo 'option drawmoves type spin min 0 max 999 default 60'; echo 'option repetition type combo default asian var asian var chinese var simple'; echo ucciok ;;\n    setoption*) echo \"$line\" >> {0} ;;\n    isready*) echo readyok ;;\n    go*) echo 'bestmove a0a9' ;;\n    quit*) exit 0 ;;\n  esac\ndone\n",
             log.display()
         ),
     )

@@ -498,8 +498,8 @@ impl EndingMaterial {
 }
 
 /// `color`'s bonus for hemming in the enemy king once the enemy has no chariot, horse,
-/// cannon or pawn left: one per step of the king's (of four) that is taken away, by its own
-/// pieces, by `attacks` or by the facing kings. Mates against such a king are often beyond
+/// cannon or pawn left: the `cornering` weight per step of the king's (of four) that is
+/// taken away, by its own pieces, by `attacks` (`color`'s) or by the facing kings. Mates against such a king are often beyond
 /// the horizon; this gives the search a way toward them.
 #[inline(always)]
 fn cornering(p: &EvalParams, pos: &Position, color: Color, attacks: &AttackMap) -> Value {
@@ -517,7 +517,7 @@ fn cornering(p: &EvalParams, pos: &Position, color: Color, attacks: &AttackMap) 
 }
 
 /// Scale (out of 16) for `strong`'s advantage, by what it has left to attack with against
-/// what `weak` has left to defend with. Xiangqi endings are drawn far more often than their
+/// what the other side has left to attack and defend with. Xiangqi endings are drawn far more often than their
 /// material says: an edge made of advisors and elephants never mates, and an extra pawn or
 /// a lone piece seldom breaks a palace with its defenders (`scripts/ending_stats.py` over
 /// Chariot's own games: chariot against chariot, horse and pawn against horse, chariot and

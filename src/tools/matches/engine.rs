@@ -297,12 +297,12 @@ impl Engine {
             let line = self
                 .wait_for(&[ok, "option "], deadline)
                 .map_err(|e| format!("{}: no answer to '{hello}' ({e:?})", self.name))?;
-            match advertised_option(&line) {
-                Some(name) => {
-                    let key = option_key(&name);
-                    self.advertised.push((name, key));
-                }
-                None => return Ok(()),
+            if line.starts_with(ok) {
+                return Ok(());
+            }
+            if let Some(name) = advertised_option(&line) {
+                let key = option_key(&name);
+                self.advertised.push((name, key));
             }
         }
     }
