@@ -20,24 +20,19 @@ import re
 import sys
 from collections import defaultdict
 
+import xiangqi_reference as reference
+
 MIN_PLIES = 8
 VALUES = {"r": 9.0, "h": 4.0, "c": 4.5, "p": 1.0, "a": 2.0, "e": 2.0, "k": 0.0}
-START = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR"
+START = reference.START_FEN
 
 
 def parse_fen(fen):
-    board = {}
-    rows = fen.split()[0].split("/")
-    for i, row in enumerate(rows):
-        rank = 9 - i
-        file = 0
-        for ch in row:
-            if ch.isdigit():
-                file += int(ch)
-            else:
-                board[(file, rank)] = ch.translate(str.maketrans("nbNB", "heHE"))
-                file += 1
-    return board
+    """The board as {(file, rank): letter}, horses as h and elephants as e."""
+    rows, _ = reference.parse_fen(fen)
+    rename = str.maketrans("nbNB", "heHE")
+    return {(file, rank): piece.translate(rename)
+            for rank, row in enumerate(rows) for file, piece in enumerate(row) if piece}
 
 
 def side_material(board, red):
