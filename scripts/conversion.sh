@@ -21,14 +21,15 @@ games=$(($(grep -c . "$suite") * 2))
 "$runner" match --engine new="$new" --engine old="$old" --openings "$suite" \
     --games "$games" --tc "$tc" --concurrency "$concurrency" --no-progress \
     --pgn "$work/conversion.pgn" > "$work/log" 2>&1 || { cat "$work/log"; exit 1; }
-python3 - "$work/conversion.pgn" <<'EOF'
-import re, sys
-text = open(sys.argv[1]).read()
+python3 - "$root/scripts" "$work/conversion.pgn" <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from ending_stats import games  # the same PGN reading
 tally = {}
-for red, result in re.findall(r'\[Red "([^"]+)"\].*?\[Result "([^"]+)"\]', text, re.S):
-    won, games = tally.get(red, (0, 0))
-    tally[red] = (won + (result == "1-0"), games + 1)
-for name, (won, games) in sorted(tally.items()):
-    print(f"{name}: converted {won} of {games} ({100 * won / games:.0f}%)")
+for tags, _ in games([sys.argv[2]]):
+    won, played = tally.get(tags["Red"], (0, 0))
+    tally[tags["Red"]] = (won + (tags["Result"] == "1-0"), played + 1)
+for name, (won, played) in sorted(tally.items()):
+    print(f"{name}: converted {won} of {played} ({100 * won / played:.0f}%)")
 EOF
 echo "games: $work/conversion.pgn"

@@ -4,8 +4,9 @@ engine actually converts them (`scripts/conversion.sh`).
 
 Each line is a FEN with Red the stronger side and Red to move, the pieces placed at random
 on points they can legally stand on; kept only when `pyffish` (Fairy-Stockfish's binding,
-used here as an independent rules oracle, never by the engine) accepts it, the side not to
-move is not in check, the kings do not face each other, neither side is already without a move, and Red is not in check.
+used here as an independent rules oracle, never by the engine) accepts it, neither king is
+in check or faces the other (`scripts/xiangqi_reference.py`), and neither side is already
+without a move.
 
     scripts/gen_won_endings.py [--per-ending 10] [--seed 1] > engine-tests/data/won_endings.epd
 """
@@ -14,6 +15,8 @@ import argparse
 import random
 
 import pyffish
+
+import xiangqi_reference as reference
 
 # (Red's attackers, Black's defenders): wins in the endgame books. Red also gets a random
 # number of its own advisors and elephants.
@@ -71,22 +74,17 @@ def random_position(rng, attackers, defenders):
     for letter in attackers + "A" * extra_advisors + "E" * rng.randint(0, 2):
         points = {"A": RED_ADVISOR, "E": RED_ELEPHANT, "P": RED_PAWN}.get(letter, ANYWHERE)
         place(board, rng, letter, points)
-    return None if kings_face(board) else fen_of(board)
-
-
-def kings_face(board):
-    (red_file, red_rank), = [p for p, piece in board.items() if piece == "K"]
-    (black_file, black_rank), = [p for p, piece in board.items() if piece == "k"]
-    return red_file == black_file and all(
-        (red_file, rank) not in board for rank in range(red_rank + 1, black_rank))
+    return fen_of(board)
 
 
 def acceptable(fen):
     if pyffish.validate_fen(fen, "xiangqi") != pyffish.FEN_OK:
         return False
-    black_to_move = fen.replace(" w ", " b ")
-    if pyffish.gives_check("xiangqi", black_to_move, []) or pyffish.gives_check("xiangqi", fen, []):
+    # Neither king in check nor facing the other (the reference generator's test).
+    board, _ = reference.parse_fen(fen)
+    if reference.attacked(board, True) or reference.attacked(board, False):
         return False
+    black_to_move = fen.replace(" w ", " b ")
     return bool(pyffish.legal_moves("xiangqi", fen, [])) and bool(
         pyffish.legal_moves("xiangqi", black_to_move, []))
 
@@ -101,7 +99,7 @@ def main():
         made = 0
         while made < args.per_ending:
             fen = random_position(rng, attackers, defenders)
-            if fen and acceptable(fen):
+            if acceptable(fen):
                 print(fen)
                 made += 1
 

@@ -352,11 +352,7 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '_')
-            .collect::<String>()
-            .to_ascii_lowercase();
+        let key = option_key(name);
         let flag = |v: Option<&str>| -> Option<bool> {
             match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
                 Some("true" | "on" | "1" | "yes") => Some(true),
@@ -640,6 +636,15 @@ impl Engine {
             }
         }
     }
+}
+
+/// An option name as engines match it: case, spaces and underscores ignored ("Draw Moves",
+/// "draw_moves" and "drawmoves" are one option).
+pub fn option_key(name: &str) -> String {
+    name.chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect::<String>()
+        .to_ascii_lowercase()
 }
 
 /// Runs the protocol on `input`/`output` until `quit` or the end of input.

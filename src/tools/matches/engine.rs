@@ -9,6 +9,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::protocol::option_key;
 use crate::rules::Rules;
 
 /// Which dialect to speak.
@@ -94,15 +95,6 @@ pub struct Engine {
     last_score: Option<i32>,
     /// The options the engine listed in its handshake, as (name as listed, `option_key`).
     advertised: Vec<(String, String)>,
-}
-
-/// An option name compared loosely, as engines match them: case, spaces and underscores
-/// ignored ("Draw Moves" and "drawmoves" are one option).
-fn option_key(name: &str) -> String {
-    name.chars()
-        .filter(|c| !c.is_whitespace() && *c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase()
 }
 
 /// The option name of a handshake line: `option NAME type …` (UCCI) or `option name NAME
