@@ -471,18 +471,30 @@ struct EndingMaterial {
 }
 
 impl EndingMaterial {
-    fn of(pos: &Position, color: Color) -> EndingMaterial {
-        let pawns = pos.pieces(color, PieceKind::Pawn) & !BOTTOM_RANKS[color.index()];
+    /// `color`'s material, or `None` while it has more than one chariot or two horses and
+    /// cannons (no ending the scales judge): most evaluations stop at that first test.
+    fn of(pos: &Position, color: Color) -> Option<EndingMaterial> {
         let count = |kind| pos.count(color, kind) as i32;
-        EndingMaterial {
-            chariots: count(PieceKind::Chariot),
-            minors: count(PieceKind::Horse) + count(PieceKind::Cannon),
-            cannons: count(PieceKind::Cannon),
+        let (chariots, cannons) = (count(PieceKind::Chariot), count(PieceKind::Cannon));
+        let minors = count(PieceKind::Horse) + cannons;
+        if 2 * chariots + minors > 2 {
+            return None;
+        }
+        let pawns = pos.pieces(color, PieceKind::Pawn) & !BOTTOM_RANKS[color.index()];
+        Some(EndingMaterial {
+            chariots,
+            minors,
+            cannons,
             pawns: pawns.count() as i32,
             crossed: (pawns & !HOME_HALVES[color.index()]).count() as i32,
             advisors: count(PieceKind::Advisor),
-            defenders: count(PieceKind::Advisor) + count(PieceKind::Elephant),
-        }
+            defenders: Self::defenders(pos, color),
+        })
+    }
+
+    /// `color`'s advisors and elephants.
+    fn defenders(pos: &Position, color: Color) -> i32 {
+        (pos.count(color, PieceKind::Advisor) + pos.count(color, PieceKind::Elephant)) as i32
     }
 
     /// Chariots count two, horses and cannons one.
@@ -524,31 +536,32 @@ fn cornering(p: &EvalParams, pos: &Position, color: Color, attacks: &AttackMap) 
 /// pawn against chariot with the defenders in place, drawn in 90–100% of games scored
 /// 1.5–7 pawns up; the same holds in the endgame books for the lone pieces below).
 fn win_scale(pos: &Position, strong: Color) -> i32 {
-    let s = EndingMaterial::of(pos, strong);
-    if s.majors() > 2 {
+    let Some(s) = EndingMaterial::of(pos, strong) else {
         return 16;
-    }
+    };
     if !pos.has_attackers(strong) {
         return 0;
     }
-    let w = EndingMaterial::of(pos, strong.opponent());
-    let lone_piece = s.majors() == 1 + s.chariots && s.pawns == 0;
-    let weak_bare = w.attack() == 0;
+    let weak = strong.opponent();
     if s.majors() == 0 {
+        let weak_defenders = EndingMaterial::defenders(pos, weak);
         return match s.pawns {
             // Only bottom pawns: they cannot reach the king.
             0 => 2,
             // One pawn not across yet, or one against two defenders.
-            1 if s.crossed == 0 || w.defenders >= 2 => 3,
-            2 if w.defenders >= 3 => 6,
+            1 if s.crossed == 0 || weak_defenders >= 2 => 3,
+            2 if weak_defenders >= 3 => 6,
             _ => 16,
         };
     }
-    let surplus = s.attack() - w.attack();
-    if w.majors() > 2 {
+    let Some(w) = EndingMaterial::of(pos, weak) else {
         // Fewer pieces against more, yet scored ahead: an attack the scales do not judge.
-        16
-    } else if surplus <= 0 && s.defenders > w.defenders {
+        return 16;
+    };
+    let lone_piece = s.majors() == 1 + s.chariots && s.pawns == 0;
+    let weak_bare = w.attack() == 0;
+    let surplus = s.attack() - w.attack();
+    if surplus <= 0 && s.defenders > w.defenders {
         // No more attackers than the other side: the edge is advisors and elephants.
         4
     } else if surplus == 1 && w.defenders >= 2 {
