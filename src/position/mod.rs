@@ -11,7 +11,7 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    PAWN_ATTACKERS, TRANSPOSED_BIT, cannon_captures, chariot_attacks, diagonal_neighbours,
+    PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, cannon_captures, chariot_attacks, diagonal_neighbours,
     file_mask, horse_attackers, rank_mask,
 };
 use crate::board::bitboard::SQUARE_BITS;
@@ -64,8 +64,15 @@ pub struct CheckInfo {
     king: Square,
     /// The king's rank and file.
     lines: Bitboard,
-    /// Its lines and the horse legs toward it.
-    near: Bitboard,
+    /// Its lines up to and including the first piece each way: where a chariot (or, on the
+    /// file, the other king) would give check.
+    open_lines: Bitboard,
+    /// Pieces of the side to move whose leaving could uncover a check: the first and second
+    /// pieces each way along the king's lines, and those on the horse legs toward it.
+    uncovering: Bitboard,
+    /// Empty points between the king and a cannon of the side to move with nothing between
+    /// them: a piece arriving there becomes the cannon's screen.
+    screens: Bitboard,
     /// Where a horse or a pawn of the side to move would give check.
     horse_checks: Bitboard,
     pawn_checks: Bitboard,
@@ -288,12 +295,27 @@ impl Position {
     pub fn check_info(&self) -> CheckInfo {
         let us = self.side;
         let king = self.king_square(us.opponent());
-        let lines = rank_mask(king) | file_mask(king);
+        let own = self.color_pieces(us);
+        let occ = self.occupancy;
+        let open_lines = chariot_attacks(king, occ);
+        let second = cannon_captures(king, occ);
+        let blockers = (open_lines & self.occupied()) | second;
+        let mut screens = Bitboard::EMPTY;
+        if (open_lines & self.pieces(us, PieceKind::Cannon)).any() {
+            let empty = open_lines & !self.occupied();
+            for ray in RAYS[king.index()] {
+                if (ray & open_lines & self.pieces(us, PieceKind::Cannon)).any() {
+                    screens |= ray & empty;
+                }
+            }
+        }
         CheckInfo {
             king,
-            lines,
-            near: lines | diagonal_neighbours(king),
-            horse_checks: horse_attackers(king, self.occupancy.normal),
+            lines: rank_mask(king) | file_mask(king),
+            open_lines,
+            uncovering: (blockers | diagonal_neighbours(king)) & own,
+            screens,
+            horse_checks: horse_attackers(king, occ.normal),
             pawn_checks: PAWN_ATTACKERS[us.index()][king.index()],
         }
     }
@@ -305,16 +327,23 @@ impl Position {
         let Some(moved) = self.mailbox[from.index()] else {
             return false;
         };
-        if !info.near.contains(from) && !info.lines.contains(to) {
-            // Nothing between the king and its attackers changes: only the moved piece itself
-            // can check, and off the king's lines only a horse or a pawn can.
-            return match moved.kind() {
-                PieceKind::Horse => info.horse_checks.contains(to),
-                PieceKind::Pawn => info.pawn_checks.contains(to),
-                _ => false,
-            };
+        // A move checks by its own piece from `to`, by uncovering another from `from`, or by
+        // becoming a cannon's screen on `to`. Horses and pawns check by table; whatever else
+        // could check gets the full test on the board after the move. A chariot checks only
+        // from an open line; a cannon only from beyond the first piece (leaving `from` can
+        // only take pieces away, and with none between it would not check).
+        let could_check = match moved.kind() {
+            PieceKind::Horse if info.horse_checks.contains(to) => return true,
+            PieceKind::Pawn if info.pawn_checks.contains(to) => return true,
+            PieceKind::Chariot | PieceKind::King => info.open_lines.contains(to),
+            PieceKind::Cannon => (info.lines & !info.open_lines).contains(to),
+            _ => false,
+        };
+        if could_check || info.uncovering.contains(from) || info.screens.contains(to) {
+            self.gives_check_near_king(info, moved, from, to)
+        } else {
+            false
         }
-        self.gives_check_near_king(info, moved, from, to)
     }
 
     /// `gives_check_with` for a move near the king's lines: the full test on the board after
