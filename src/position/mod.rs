@@ -300,11 +300,12 @@ impl Position {
         let open_lines = chariot_attacks(king, occ);
         let second = cannon_captures(king, occ);
         let blockers = (open_lines & self.occupied()) | second;
+        let cannons = self.pieces(us, PieceKind::Cannon);
         let mut screens = Bitboard::EMPTY;
-        if (open_lines & self.pieces(us, PieceKind::Cannon)).any() {
+        if (open_lines & cannons).any() {
             let empty = open_lines & !self.occupied();
             for ray in RAYS[king.index()] {
-                if (ray & open_lines & self.pieces(us, PieceKind::Cannon)).any() {
+                if (ray & open_lines & cannons).any() {
                     screens |= ray & empty;
                 }
             }
@@ -346,8 +347,8 @@ impl Position {
         }
     }
 
-    /// `gives_check_with` for a move near the king's lines: the full test on the board after
-    /// the move (kept out of line, as most moves never get here).
+    /// `gives_check_with` for a move that could check: the full test on the board after the
+    /// move (kept out of line, as most moves never get here).
     #[inline(never)]
     fn gives_check_near_king(
         &self,
