@@ -204,15 +204,24 @@ impl MovePicker {
     /// here, inlined into the search; the stages' work is done out of line.
     #[inline(always)]
     pub fn next(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
-        if self.stage == Stage::Quiets {
-            while let Some(&mv) = self.moves.as_slice().get(self.next) {
-                self.next += 1;
-                if mv != self.tt_move && !self.refutations.contains(&mv) {
-                    return Some(mv);
-                }
-            }
+        if self.stage == Stage::Quiets
+            && let Some(mv) = self.take_quiet()
+        {
+            return Some(mv);
         }
         self.next_staged(pos, histories)
+    }
+
+    /// The next sorted quiet move not already given as the hash move or a refutation.
+    #[inline(always)]
+    fn take_quiet(&mut self) -> Option<Move> {
+        while let Some(&mv) = self.moves.as_slice().get(self.next) {
+            self.next += 1;
+            if mv != self.tt_move && !self.refutations.contains(&mv) {
+                return Some(mv);
+            }
+        }
+        None
     }
 
     /// `next` for everything but a quiet move already sorted.
@@ -294,8 +303,7 @@ impl MovePicker {
                     self.next = 0;
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.take_next() {
-                    Some(mv) if mv == self.tt_move || self.refutations.contains(&mv) => {}
+                Stage::Quiets => match self.take_quiet() {
                     Some(mv) => return Some(mv),
                     None => self.stage = Stage::BadCaptures,
                 },
