@@ -185,6 +185,9 @@ pub struct RootMove {
     pub previous_value: Value,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// Nodes this thread spent below the move in this search (for time management: a move
+    /// that takes nearly all the effort is seldom overturned).
+    pub nodes: u64,
 }
 
 /// One node's entry on the search stack.
@@ -319,6 +322,7 @@ impl Worker {
                 previous_value: -INFINITE,
                 seldepth: 0,
                 pv: vec![mv],
+                nodes: 0,
             })
             .collect();
     }
@@ -374,6 +378,7 @@ impl Worker {
             .clamp(1, MAX_PLY as i32 - 8);
         let multipv = limits.multipv.clamp(1, self.root_moves.len());
         let mut last_best = Move::NONE;
+        let mut best_since = 0;
         let mut best_changes = 0.0f64;
         let mut previous_value = 0;
         for depth in 1..=max_depth {
@@ -453,23 +458,22 @@ impl Worker {
             if best.mv != last_best {
                 best_changes += 1.0;
                 last_best = best.mv;
+                best_since = depth;
             }
             best_changes *= 0.5;
             let value = best.value;
             if let Some(budget) = limits.time
                 && !shared.ponder.load(Ordering::Relaxed)
             {
-                let instability = 1.0 + self.params.tm_instability * best_changes;
-                let falling = (1.0
-                    + (previous_value - value).clamp(0, 100) as f64 / self.params.tm_drop_scale)
-                    .clamp(1.0, self.params.tm_drop_max);
-                let single = if self.root_moves.len() == 1 {
-                    self.params.tm_single_move
-                } else {
-                    1.0
+                let progress = timeman::Progress {
+                    elapsed: shared.elapsed(),
+                    best_changes,
+                    score_drop: previous_value - value,
+                    single_move: self.root_moves.len() == 1,
+                    settled_iterations: depth - best_since,
+                    best_move_effort: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
-                let target = budget.soft.as_secs_f64() * instability * falling * single;
-                if shared.elapsed().as_secs_f64() >= target.min(budget.hard.as_secs_f64()) {
+                if timeman::iteration_done(&budget, &progress, &self.params) {
                     break;
                 }
             }
@@ -535,6 +539,7 @@ impl Worker {
             }
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
+            let nodes_before = self.nodes;
             self.play(0, mv, tt);
             let gives_check = self.pos.in_check();
             self.stack[1].known_check = Some(gives_check);
@@ -550,6 +555,7 @@ impl Worker {
                 v
             };
             self.pos.unmake_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

@@ -56,6 +56,12 @@ pub struct SearchParams {
     pub tm_drop_scale: f64,
     pub tm_drop_max: f64,
     pub tm_single_move: f64,
+    /// Time management: after this many iterations with the same best move the soft limit
+    /// is scaled by `tm_stable_factor`; when the best move took at least `tm_effort_share`
+    /// of the nodes the search stops at half the (scaled) soft limit.
+    pub tm_stable_depths: i32,
+    pub tm_stable_factor: f64,
+    pub tm_effort_share: f64,
 }
 
 impl Default for SearchParams {
@@ -93,6 +99,9 @@ impl Default for SearchParams {
             tm_drop_scale: 150.0,
             tm_drop_max: 1.7,
             tm_single_move: 0.3,
+            tm_stable_depths: 4,
+            tm_stable_factor: 0.7,
+            tm_effort_share: 0.85,
         }
     }
 }
