@@ -65,6 +65,12 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Keeps the first `len` moves (all of them if there are fewer).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     #[inline]
     pub fn len(&self) -> usize {
         self.len

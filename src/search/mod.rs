@@ -783,7 +783,31 @@ impl Worker {
         let mut captures_tried: Tried<_, 16> = Tried::new((PieceTo::NONE, PieceKind::Pawn));
         // The opponent king's data for the check test of every move, made when first needed.
         let mut check_info = None;
-        while let Some(mv) = picker.next(&self.pos, &self.histories) {
+        // Without late-move reductions, the move count matters only to the pruning, so once
+        // the pruning would drop every quiet move but the checks, the picker need not hand
+        // the others out (nor score and sort those not generated yet): the same search.
+        let may_skip_quiets = !pv_node && !in_check && depth < self.params.lmr_depth;
+        let mut skipping_quiets = false;
+        loop {
+            if may_skip_quiets
+                && !skipping_quiets
+                && best_value > -MATE_BOUND
+                && let Some(info) = &check_info
+                && quiet_moves_futile(
+                    &self.params,
+                    depth,
+                    improving,
+                    static_eval,
+                    alpha,
+                    move_count + 1,
+                )
+            {
+                picker.keep_only_quiet_checks(info);
+                skipping_quiets = true;
+            }
+            let Some(mv) = picker.next(&self.pos, &self.histories) else {
+                break;
+            };
             move_count += 1;
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
             let is_capture = victim.is_some();
@@ -800,14 +824,16 @@ impl Worker {
             if !pv_node && !in_check && best_value > -MATE_BOUND && move_count > 1 {
                 if !is_capture {
                     let prunable = !gives_check
-                        && ((depth <= p.lmp_depth
-                            && move_count as i32
-                                > p.lmp_base + depth * depth / (2 - i32::from(improving)))
-                            || (depth <= p.fp_depth
-                                && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
-                            || (depth <= p.history_prune_depth
-                                && self.histories.quiet_score(side, mv, context, piece_to)
-                                    < -p.history_prune_margin * depth)
+                        && (quiet_moves_futile(
+                            p,
+                            depth,
+                            improving,
+                            static_eval,
+                            alpha,
+                            move_count,
+                        ) || (depth <= p.history_prune_depth
+                            && self.histories.quiet_score(side, mv, context, piece_to)
+                                < -p.history_prune_margin * depth)
                             || (depth <= p.see_prune_depth
                                 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth)));
                     if prunable {
@@ -1053,6 +1079,22 @@ impl Worker {
         );
         best_value
     }
+}
+
+/// Would the shallow pruning drop a quiet move that does not give check, as the node's
+/// `move_count`-th move, whatever its history and SEE? Late-move pruning and futility
+/// pruning: both only grow more true as the move loop goes on (the count rises, alpha too).
+fn quiet_moves_futile(
+    p: &SearchParams,
+    depth: i32,
+    improving: bool,
+    static_eval: Value,
+    alpha: Value,
+    move_count: usize,
+) -> bool {
+    (depth <= p.lmp_depth
+        && move_count as i32 > p.lmp_base + depth * depth / (2 - i32::from(improving)))
+        || (depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
 }
 
 /// Stores the evaluation of a node that had no entry and stops on it (standing pat, reverse

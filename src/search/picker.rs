@@ -48,7 +48,10 @@ pub struct MovePicker {
     captures_only: bool,
     /// Quiescence only: follow the captures with the quiet checks.
     quiet_checks: bool,
-    /// The opponent king's data for the quiet-check test, made when that stage starts.
+    /// Main search: the search prunes every quiet move from here on unless it gives check
+    /// (see `keep_only_quiet_checks`), so no other quiet move is handed out.
+    only_quiet_checks: bool,
+    /// The opponent king's data for the quiet-check tests, made when first needed.
     check_info: Option<CheckInfo>,
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
@@ -90,6 +93,7 @@ impl MovePicker {
             context,
             captures_only: false,
             quiet_checks: false,
+            only_quiet_checks: false,
             check_info: None,
             in_check,
             zone: None,
@@ -133,6 +137,22 @@ impl MovePicker {
             picker.tt_move = tt_move;
         }
         picker
+    }
+
+    /// From now on hands out no quiet move that does not give check (`info` is the position's
+    /// `check_info`). For a search that would prune all of those anyway, and does not count
+    /// them: the quiet moves not yet generated are then never scored or sorted, and the
+    /// checks among them come in the order they would have had.
+    pub fn keep_only_quiet_checks(&mut self, info: &CheckInfo) {
+        self.only_quiet_checks = true;
+        self.check_info.get_or_insert(*info);
+    }
+
+    /// Whether a quiet move is still wanted: under `keep_only_quiet_checks`, only a check.
+    #[inline(always)]
+    fn quiet_wanted(&self, pos: &Position, mv: Move) -> bool {
+        !self.only_quiet_checks
+            || pos.gives_check_with(self.check_info.as_ref().expect("set with the flag"), mv)
     }
 
     fn generate(&mut self, pos: &Position, kind: GenKind) {
@@ -205,19 +225,20 @@ impl MovePicker {
     #[inline(always)]
     pub fn next(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
         if self.stage == Stage::Quiets
-            && let Some(mv) = self.take_quiet()
+            && let Some(mv) = self.take_quiet(pos)
         {
             return Some(mv);
         }
         self.next_staged(pos, histories)
     }
 
-    /// The next sorted quiet move not already given as the hash move or a refutation.
+    /// The next sorted quiet move not already given as the hash move or a refutation (and a
+    /// check, once only checks are wanted).
     #[inline(always)]
-    fn take_quiet(&mut self) -> Option<Move> {
+    fn take_quiet(&mut self, pos: &Position) -> Option<Move> {
         while let Some(&mv) = self.moves.as_slice().get(self.next) {
             self.next += 1;
-            if mv != self.tt_move && !self.refutations.contains(&mv) {
+            if mv != self.tt_move && !self.refutations.contains(&mv) && self.quiet_wanted(pos, mv) {
                 return Some(mv);
             }
         }
@@ -231,7 +252,13 @@ impl MovePicker {
             match self.stage {
                 Stage::TtMove => {
                     self.stage = Stage::GenerateCaptures;
-                    return Some(self.tt_move);
+                    let mv = self.tt_move;
+                    if !self.only_quiet_checks
+                        || pos.piece_on(mv.to()).is_some()
+                        || self.quiet_wanted(pos, mv)
+                    {
+                        return Some(mv);
+                    }
                 }
                 Stage::GenerateCaptures => {
                     self.generate(pos, GenKind::Captures);
@@ -275,7 +302,8 @@ impl MovePicker {
                             && mv != self.tt_move
                             && !self.refutations.contains(&mv)
                             && pos.piece_on(mv.to()).is_none()
-                            && pos.is_legal(mv);
+                            && pos.is_legal(mv)
+                            && self.quiet_wanted(pos, mv);
                         if fresh {
                             self.refutations[self.refutation_next - 1] = mv;
                             return Some(mv);
@@ -286,6 +314,19 @@ impl MovePicker {
                 Stage::GenerateQuiets => {
                     self.moves.clear();
                     self.generate(pos, GenKind::Quiets);
+                    if self.only_quiet_checks {
+                        // Dropping the others keeps the checks in their generation order,
+                        // so they sort as they would have among all the quiet moves.
+                        let mut kept = 0;
+                        for i in 0..self.moves.len() {
+                            let mv = self.moves[i];
+                            if self.quiet_wanted(pos, mv) {
+                                self.moves[kept] = mv;
+                                kept += 1;
+                            }
+                        }
+                        self.moves.truncate(kept);
+                    }
                     let side = pos.side_to_move().index();
                     for i in 0..self.moves.len() {
                         let mv = self.moves[i];
@@ -303,7 +344,7 @@ impl MovePicker {
                     self.next = 0;
                     self.stage = Stage::Quiets;
                 }
-                Stage::Quiets => match self.take_quiet() {
+                Stage::Quiets => match self.take_quiet(pos) {
                     Some(mv) => return Some(mv),
                     None => self.stage = Stage::BadCaptures,
                 },
@@ -430,6 +471,65 @@ mod tests {
             added.sort_by_key(|mv| mv.raw());
             assert_eq!(added, quiet_checks, "{fen}");
             assert_eq!(!added.is_empty(), has_checks, "{fen}");
+        }
+    }
+
+    #[test]
+    fn keeping_only_quiet_checks_drops_the_other_quiet_moves_and_keeps_the_order() {
+        let fens = [
+            // Quiet checks by the chariots (a0a9, b8b9), captures, and other quiet moves.
+            "4k4/1R7/9/9/2r3P2/9/9/9/4A4/R3K4 w",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
+            "3k5/4a4/3P5/2R1P4/9/4r4/2p6/9/4A4/4K4 w",
+        ];
+        let mut histories = Histories::new();
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let legal = pos.legal_moves();
+            // Some history, so the quiet moves are sorted by more than generation order.
+            for (i, &mv) in legal.iter().enumerate() {
+                let bonus = (i as i32 * 37 % 11 - 5) * 300;
+                histories.update_quiet(0, mv, [PieceTo::NONE; 2], PieceTo::of(&pos, mv), bonus);
+            }
+            let killers = [legal[legal.len() - 1], legal[1]];
+            let picked = |from_move: Option<usize>| {
+                let mut picker = MovePicker::new(
+                    &pos,
+                    legal[0],
+                    killers,
+                    Move::NONE,
+                    [PieceTo::NONE; 2],
+                    false,
+                );
+                let mut seen = Vec::new();
+                loop {
+                    if from_move == Some(seen.len()) {
+                        picker.keep_only_quiet_checks(&pos.check_info());
+                    }
+                    let Some(mv) = picker.next(&pos, &histories) else {
+                        break;
+                    };
+                    seen.push(mv);
+                }
+                seen
+            };
+            let all = picked(None);
+            assert_eq!(all.len(), legal.len(), "{fen}");
+            for from_move in [0, 1, 3, 6] {
+                let expected: Vec<Move> = all
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &mv)| {
+                        i < from_move || pos.piece_on(mv.to()).is_some() || pos.gives_check(mv)
+                    })
+                    .map(|(_, &mv)| mv)
+                    .collect();
+                assert_eq!(
+                    picked(Some(from_move)),
+                    expected,
+                    "{fen} from move {from_move}"
+                );
+            }
         }
     }
 
