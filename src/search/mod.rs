@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo, Tried};
 use params::SearchParams;
-use picker::MovePicker;
+use picker::{MovePicker, PickerBuffers};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -246,6 +246,8 @@ pub struct Worker {
     accs: Vec<Accumulator>,
     pv: Vec<Vec<Move>>,
     root_moves: Vec<RootMove>,
+    /// One set of move-picker buffers per ply below the root (lent to the search).
+    picker_buffers: Vec<PickerBuffers>,
     root_depth: i32,
     seldepth: usize,
     nodes: u64,
@@ -266,6 +268,7 @@ impl Worker {
             stack: vec![Frame::default(); MAX_PLY + 4],
             accs: vec![Accumulator::default(); MAX_PLY + 4],
             pv: vec![Vec::new(); MAX_PLY + 2],
+            picker_buffers: (0..MAX_PLY + 2).map(|_| PickerBuffers::new()).collect(),
             root_moves: Vec::new(),
             root_depth: 0,
             seldepth: 0,
@@ -528,6 +531,8 @@ impl Worker {
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
+        // The plies below the root take their picker buffers from here, one each.
+        let mut bufs = std::mem::take(&mut self.picker_buffers);
         self.stack[0] = Frame {
             static_eval: evaluate_with(&self.pos, &self.accs[0]),
             ..Frame::default()
@@ -546,11 +551,20 @@ impl Worker {
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let value = if i == pv_index {
-                -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared)
+                -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs)
             } else {
-                let mut v = -self.pvs(false, new_depth, -alpha - 1, -alpha, 1, tt, shared);
+                let mut v = -self.pvs(
+                    false,
+                    new_depth,
+                    -alpha - 1,
+                    -alpha,
+                    1,
+                    tt,
+                    shared,
+                    &mut bufs,
+                );
                 if v > alpha && !self.stopped {
-                    v = -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared);
+                    v = -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs);
                 }
                 v
             };
@@ -580,6 +594,7 @@ impl Worker {
                 }
             }
         }
+        self.picker_buffers = bufs;
         if !self.stopped && !best_move.is_none() {
             // Keep the root in the table too, so `probe` and the next search find it.
             let bound = bound_of(best, original_alpha, beta, true);
@@ -651,11 +666,15 @@ impl Worker {
         ply: usize,
         tt: &TranspositionTable,
         shared: &SharedState,
+        bufs: &mut [PickerBuffers],
     ) -> Value {
         // 1. Quiescence at the horizon.
         if depth <= 0 {
-            return self.qsearch(pv_node, alpha, beta, ply, true, tt, shared);
+            return self.qsearch(pv_node, alpha, beta, ply, true, tt, shared, bufs);
         }
+        let (buf, deeper) = bufs
+            .split_first_mut()
+            .expect("a picker buffer for every ply");
         self.pv[ply].clear();
         if self.should_stop(shared) {
             return 0;
@@ -748,6 +767,7 @@ impl Worker {
                     ply + 1,
                     tt,
                     shared,
+                    deeper,
                 );
                 self.pos.unmake_null_move();
                 if self.stopped {
@@ -773,7 +793,8 @@ impl Worker {
         let prev = context[0];
         let counter = self.histories.counters[prev.0 as usize];
         let killers = self.histories.killers[ply];
-        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check);
+        let mut picker =
+            MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check, buf);
         let side = self.pos.side_to_move().index();
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
@@ -862,7 +883,16 @@ impl Worker {
 
             // 12. Late-move reductions, then the PVS re-searches.
             let value = if move_count == 1 {
-                -self.pvs(pv_node, new_depth, -beta, -alpha, ply + 1, tt, shared)
+                -self.pvs(
+                    pv_node,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    shared,
+                    deeper,
+                )
             } else {
                 let mut reduction = 0;
                 if depth >= self.params.lmr_depth
@@ -889,12 +919,22 @@ impl Worker {
                     ply + 1,
                     tt,
                     shared,
+                    deeper,
                 );
                 if v > alpha && reduction > 0 {
-                    v = -self.pvs(false, new_depth, -alpha - 1, -alpha, ply + 1, tt, shared);
+                    v = -self.pvs(
+                        false,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        tt,
+                        shared,
+                        deeper,
+                    );
                 }
                 if v > alpha && v < beta && pv_node {
-                    v = -self.pvs(true, new_depth, -beta, -alpha, ply + 1, tt, shared);
+                    v = -self.pvs(true, new_depth, -beta, -alpha, ply + 1, tt, shared, deeper);
                 }
                 v
             };
@@ -978,6 +1018,7 @@ impl Worker {
         first: bool,
         tt: &TranspositionTable,
         shared: &SharedState,
+        bufs: &mut [PickerBuffers],
     ) -> Value {
         self.pv[ply].clear();
         if self.should_stop(shared) {
@@ -1023,7 +1064,10 @@ impl Worker {
         alpha = alpha.max(stand_pat);
         let original_alpha = alpha;
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check, first);
+        let (buf, deeper) = bufs
+            .split_first_mut()
+            .expect("a picker buffer for every ply");
+        let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check, first, buf);
         let mut check_info = None;
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
@@ -1045,7 +1089,7 @@ impl Worker {
             }
             self.play(ply, mv, tt);
             self.stack[ply + 1].known_check = Some(gives_check);
-            let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, false, tt, shared);
+            let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, false, tt, shared, deeper);
             self.pos.unmake_move();
             if self.stopped {
                 return 0;

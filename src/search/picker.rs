@@ -39,7 +39,35 @@ const KILLER_1: i32 = 1 << 20;
 const KILLER_2: i32 = KILLER_1 - 1;
 const COUNTER: i32 = KILLER_1 - 2;
 
-pub struct MovePicker {
+/// The move lists and scores of one node's picker. Each search ply keeps its own, reused
+/// node after node, so starting a node does not clear a couple of kilobytes (see
+/// `Worker::picker_buffers`).
+pub struct PickerBuffers {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    bad: MoveList,
+    /// Scratch for `sort_descending`.
+    keys: [u64; MAX_MOVES],
+}
+
+impl PickerBuffers {
+    pub fn new() -> PickerBuffers {
+        PickerBuffers {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            bad: MoveList::new(),
+            keys: [0; MAX_MOVES],
+        }
+    }
+}
+
+impl Default for PickerBuffers {
+    fn default() -> Self {
+        PickerBuffers::new()
+    }
+}
+
+pub struct MovePicker<'a> {
     stage: Stage,
     tt_move: Move,
     killers: [Move; 2],
@@ -56,18 +84,18 @@ pub struct MovePicker {
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
     zone: Option<KingZone>,
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The moves of the current stage, their scores, the losing captures put off to the
+    /// end: only the first `len` of each list mean anything.
+    buf: &'a mut PickerBuffers,
     next: usize,
-    bad: MoveList,
     bad_next: usize,
     /// The refutation moves already given (`Stage::Refutations`), never given twice.
     refutations: [Move; 3],
     refutation_next: usize,
 }
 
-impl MovePicker {
-    /// A picker for a main-search node.
+impl<'a> MovePicker<'a> {
+    /// A picker for a main-search node, working in `buf`.
     pub fn new(
         pos: &Position,
         tt_move: Move,
@@ -75,12 +103,15 @@ impl MovePicker {
         counter: Move,
         context: Context,
         in_check: bool,
-    ) -> MovePicker {
+        buf: &'a mut PickerBuffers,
+    ) -> MovePicker<'a> {
         let stage = match (in_check, !tt_move.is_none() && pos.is_legal(tt_move)) {
             (true, _) => Stage::GenerateEvasions,
             (false, true) => Stage::TtMove,
             (false, false) => Stage::GenerateCaptures,
         };
+        buf.moves.clear();
+        buf.bad.clear();
         MovePicker {
             stage,
             tt_move: if stage == Stage::TtMove || in_check {
@@ -97,10 +128,8 @@ impl MovePicker {
             check_info: None,
             in_check,
             zone: None,
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            buf,
             next: 0,
-            bad: MoveList::new(),
             bad_next: 0,
             refutations: [Move::NONE; 3],
             refutation_next: 0,
@@ -114,7 +143,8 @@ impl MovePicker {
         tt_move: Move,
         in_check: bool,
         quiet_checks: bool,
-    ) -> MovePicker {
+        buf: &'a mut PickerBuffers,
+    ) -> MovePicker<'a> {
         // Like every quiescence capture, the hash move must not lose material.
         let tt_usable = !tt_move.is_none()
             && pos.piece_on(tt_move.to()).is_some()
@@ -127,6 +157,7 @@ impl MovePicker {
             Move::NONE,
             [PieceTo::NONE; 2],
             in_check,
+            buf,
         );
         picker.captures_only = true;
         picker.quiet_checks = quiet_checks && !in_check;
@@ -160,7 +191,7 @@ impl MovePicker {
         let zone = *self
             .zone
             .get_or_insert_with(|| pos.king_zone_knowing(in_check));
-        pos.generate_in(kind, &zone, &mut self.moves);
+        pos.generate_in(kind, &zone, &mut self.buf.moves);
     }
 
     /// Most valuable victim first, least valuable attacker next, shifted by the capture
@@ -173,48 +204,56 @@ impl MovePicker {
         piece_value(victim.kind()) * 16 - piece_value(mover.kind()) / 16 + history / 4
     }
 
-    /// Sorts all of `self.moves` best first, equal scores in generation order, for stages
-    /// that usually run to the end and take moves in order (`take_next`), so `self.scores`
+    /// Sorts all of `self.buf.moves` best first, equal scores in generation order, for stages
+    /// that usually run to the end and take moves in order (`take_next`), so `self.buf.scores`
     /// is left as it was. Each move is packed with its score and position into one distinct
     /// integer key, so an unstable sort of one array gives exactly the stable order.
     fn sort_descending(&mut self) {
-        let len = self.moves.len();
-        let mut keys = [0u64; MAX_MOVES];
+        let len = self.buf.moves.len();
+        let PickerBuffers {
+            moves,
+            scores,
+            keys,
+            ..
+        } = &mut *self.buf;
         for (i, key) in keys[..len].iter_mut().enumerate() {
-            let score = (self.scores[i] as i64 - i32::MIN as i64) as u64;
+            let score = (scores[i] as i64 - i32::MIN as i64) as u64;
             let rank = (MAX_MOVES - 1 - i) as u64;
-            *key = score << 32 | rank << 16 | self.moves[i].raw() as u64;
+            *key = score << 32 | rank << 16 | moves[i].raw() as u64;
         }
         keys[..len].sort_unstable_by(|a, b| b.cmp(a));
         for (i, key) in keys[..len].iter().enumerate() {
-            self.moves[i] = Move::from_raw(*key as u16);
+            moves[i] = Move::from_raw(*key as u16);
         }
     }
 
     /// Takes the next move of an already sorted stage.
     fn take_next(&mut self) -> Option<Move> {
-        let mv = self.moves.get(self.next).copied()?;
+        let mv = self.buf.moves.get(self.next).copied()?;
         self.next += 1;
         Some(mv)
     }
 
-    /// Takes the best-scored remaining move of `self.moves` (selection, not a full sort: most
+    /// Takes the best-scored remaining move of `self.buf.moves` (selection, not a full sort: most
     /// nodes cut off after a few moves).
     fn take_best(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.next >= len {
+        let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+        let next = self.next;
+        let len = moves.len();
+        if next >= len {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
+        let scores = &mut scores[..len];
+        let mut best = next;
+        for i in next + 1..len {
+            if scores[i] > scores[best] {
                 best = i;
             }
         }
-        let mv = self.moves[best];
-        self.scores.swap(self.next, best);
-        self.moves.swap(self.next, best);
-        self.next += 1;
+        let mv = moves[best];
+        scores.swap(next, best);
+        moves.swap(next, best);
+        self.next = next + 1;
         Some(mv)
     }
 
@@ -236,7 +275,7 @@ impl MovePicker {
     /// check, once only checks are wanted).
     #[inline(always)]
     fn take_quiet(&mut self, pos: &Position) -> Option<Move> {
-        while let Some(&mv) = self.moves.as_slice().get(self.next) {
+        while let Some(&mv) = self.buf.moves.as_slice().get(self.next) {
             self.next += 1;
             if mv != self.tt_move && !self.refutations.contains(&mv) && self.quiet_wanted(pos, mv) {
                 return Some(mv);
@@ -262,8 +301,9 @@ impl MovePicker {
                 }
                 Stage::GenerateCaptures => {
                     self.generate(pos, GenKind::Captures);
-                    for i in 0..self.moves.len() {
-                        self.scores[i] = Self::capture_score(pos, self.moves[i], histories);
+                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+                        *score = Self::capture_score(pos, mv, histories);
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
@@ -278,7 +318,7 @@ impl MovePicker {
                         // a defender pinned by a cannon or the facing kings); the main search
                         // tries them all, last.
                         if !self.captures_only {
-                            self.bad.push(mv);
+                            self.buf.bad.push(mv);
                         } else if pos.gives_check(mv) {
                             return Some(mv);
                         }
@@ -312,25 +352,25 @@ impl MovePicker {
                     self.stage = Stage::GenerateQuiets;
                 }
                 Stage::GenerateQuiets => {
-                    self.moves.clear();
+                    self.buf.moves.clear();
                     self.generate(pos, GenKind::Quiets);
                     if self.only_quiet_checks {
                         // Dropping the others keeps the checks in their generation order,
                         // so they sort as they would have among all the quiet moves.
                         let mut kept = 0;
-                        for i in 0..self.moves.len() {
-                            let mv = self.moves[i];
+                        for i in 0..self.buf.moves.len() {
+                            let mv = self.buf.moves[i];
                             if self.quiet_wanted(pos, mv) {
-                                self.moves[kept] = mv;
+                                self.buf.moves[kept] = mv;
                                 kept += 1;
                             }
                         }
-                        self.moves.truncate(kept);
+                        self.buf.moves.truncate(kept);
                     }
                     let side = pos.side_to_move().index();
-                    for i in 0..self.moves.len() {
-                        let mv = self.moves[i];
-                        self.scores[i] = if mv == self.killers[0] {
+                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+                        *score = if mv == self.killers[0] {
                             KILLER_1
                         } else if mv == self.killers[1] {
                             KILLER_2
@@ -349,14 +389,14 @@ impl MovePicker {
                     None => self.stage = Stage::BadCaptures,
                 },
                 Stage::BadCaptures => {
-                    if self.bad_next < self.bad.len() {
+                    if self.bad_next < self.buf.bad.len() {
                         self.bad_next += 1;
-                        return Some(self.bad[self.bad_next - 1]);
+                        return Some(self.buf.bad[self.bad_next - 1]);
                     }
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateQuietChecks => {
-                    self.moves.clear();
+                    self.buf.moves.clear();
                     self.generate(pos, GenKind::Quiets);
                     self.check_info = Some(pos.check_info());
                     self.next = 0;
@@ -376,9 +416,9 @@ impl MovePicker {
                 Stage::GenerateEvasions => {
                     self.generate(pos, GenKind::All);
                     let side = pos.side_to_move().index();
-                    for i in 0..self.moves.len() {
-                        let mv = self.moves[i];
-                        self.scores[i] = if mv == self.tt_move {
+                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+                        *score = if mv == self.tt_move {
                             i32::MAX
                         } else if pos.piece_on(mv.to()).is_some() {
                             KILLER_1 * 2 + Self::capture_score(pos, mv, histories)
@@ -416,6 +456,7 @@ mod tests {
             let legal = pos.legal_moves();
             let tt = legal[legal.len() / 2];
             let killers = [legal[0], Move::NONE];
+            let mut buf = PickerBuffers::new();
             let mut picker = MovePicker::new(
                 &pos,
                 tt,
@@ -423,6 +464,7 @@ mod tests {
                 Move::NONE,
                 [PieceTo::NONE; 2],
                 pos.in_check(),
+                &mut buf,
             );
             let mut seen = Vec::new();
             while let Some(mv) = picker.next(&pos, &histories) {
@@ -448,7 +490,9 @@ mod tests {
         for (fen, has_checks) in cases {
             let pos = Position::from_fen(fen).unwrap();
             let picked = |quiet_checks| {
-                let mut picker = MovePicker::quiescence(&pos, Move::NONE, false, quiet_checks);
+                let mut buf = PickerBuffers::new();
+                let mut picker =
+                    MovePicker::quiescence(&pos, Move::NONE, false, quiet_checks, &mut buf);
                 let mut seen = Vec::new();
                 while let Some(mv) = picker.next(&pos, &histories) {
                     seen.push(mv);
@@ -493,6 +537,7 @@ mod tests {
             }
             let killers = [legal[legal.len() - 1], legal[1]];
             let picked = |from_move: Option<usize>| {
+                let mut buf = PickerBuffers::new();
                 let mut picker = MovePicker::new(
                     &pos,
                     legal[0],
@@ -500,6 +545,7 @@ mod tests {
                     Move::NONE,
                     [PieceTo::NONE; 2],
                     false,
+                    &mut buf,
                 );
                 let mut seen = Vec::new();
                 loop {
@@ -538,6 +584,7 @@ mod tests {
         let pos = Position::startpos();
         let bogus = Move::parse_iccs("e0e5").unwrap();
         let histories = Histories::new();
+        let mut buf = PickerBuffers::new();
         let mut picker = MovePicker::new(
             &pos,
             bogus,
@@ -545,6 +592,7 @@ mod tests {
             Move::NONE,
             [PieceTo::NONE; 2],
             false,
+            &mut buf,
         );
         while let Some(mv) = picker.next(&pos, &histories) {
             assert!(pos.is_legal(mv));
