@@ -65,10 +65,18 @@ impl MoveList {
         self.len = 0;
     }
 
-    /// Keeps the first `len` moves (all of them if there are fewer).
+    /// Keeps only the moves for which `keep` holds, in their order.
     #[inline]
-    pub fn truncate(&mut self, len: usize) {
-        self.len = self.len.min(len);
+    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let mv = self.moves[i];
+            if keep(mv) {
+                self.moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        self.len = kept;
     }
 
     #[inline]

@@ -807,13 +807,13 @@ impl Worker {
         // Without late-move reductions, the move count matters only to the pruning, so once
         // the pruning would drop every quiet move but the checks, the picker need not hand
         // the others out (nor score and sort those not generated yet): the same search.
-        let may_skip_quiets = !pv_node && !in_check && depth < self.params.lmr_depth;
+        let may_prune = !pv_node && !in_check;
+        let may_skip_quiets = may_prune && depth < self.params.lmr_depth;
         let mut skipping_quiets = false;
         loop {
-            if may_skip_quiets
-                && !skipping_quiets
-                && best_value > -MATE_BOUND
-                && let Some(info) = &check_info
+            // Whether late-move or futility pruning drops the next move if it is quiet and
+            // gives no check (alpha does not change before the pruning asks).
+            let futile = may_prune
                 && quiet_moves_futile(
                     &self.params,
                     depth,
@@ -821,7 +821,12 @@ impl Worker {
                     static_eval,
                     alpha,
                     move_count + 1,
-                )
+                );
+            if futile
+                && may_skip_quiets
+                && !skipping_quiets
+                && best_value > -MATE_BOUND
+                && let Some(info) = &check_info
             {
                 picker.keep_only_quiet_checks(info);
                 skipping_quiets = true;
@@ -842,19 +847,13 @@ impl Worker {
                 .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
 
             // 10. Shallow pruning of moves that are unlikely to matter (never of checks).
-            if !pv_node && !in_check && best_value > -MATE_BOUND && move_count > 1 {
+            if may_prune && best_value > -MATE_BOUND && move_count > 1 {
                 if !is_capture {
                     let prunable = !gives_check
-                        && (quiet_moves_futile(
-                            p,
-                            depth,
-                            improving,
-                            static_eval,
-                            alpha,
-                            move_count,
-                        ) || (depth <= p.history_prune_depth
-                            && self.histories.quiet_score(side, mv, context, piece_to)
-                                < -p.history_prune_margin * depth)
+                        && (futile
+                            || (depth <= p.history_prune_depth
+                                && self.histories.quiet_score(side, mv, context, piece_to)
+                                    < -p.history_prune_margin * depth)
                             || (depth <= p.see_prune_depth
                                 && !self.pos.see_ge(mv, -p.see_quiet_margin * depth)));
                     if prunable {

@@ -354,18 +354,12 @@ impl<'a> MovePicker<'a> {
                 Stage::GenerateQuiets => {
                     self.buf.moves.clear();
                     self.generate(pos, GenKind::Quiets);
-                    if self.only_quiet_checks {
+                    if self.only_quiet_checks
+                        && let Some(info) = &self.check_info
+                    {
                         // Dropping the others keeps the checks in their generation order,
                         // so they sort as they would have among all the quiet moves.
-                        let mut kept = 0;
-                        for i in 0..self.buf.moves.len() {
-                            let mv = self.buf.moves[i];
-                            if self.quiet_wanted(pos, mv) {
-                                self.buf.moves[kept] = mv;
-                                kept += 1;
-                            }
-                        }
-                        self.buf.moves.truncate(kept);
+                        self.buf.moves.retain(|mv| pos.gives_check_with(info, mv));
                     }
                     let side = pos.side_to_move().index();
                     let PickerBuffers { moves, scores, .. } = &mut *self.buf;
