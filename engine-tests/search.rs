@@ -286,8 +286,8 @@ fn short_bench_is_deterministic_and_matches_the_signature() {
     let b = bench::run(SHORT_BENCH_DEPTH);
     assert_eq!(a.nodes, b.nodes);
     assert_eq!(
-        a.per_position.iter().map(|p| p.0).collect::<Vec<_>>(),
-        b.per_position.iter().map(|p| p.0).collect::<Vec<_>>()
+        a.per_position.iter().map(|p| p.nodes).collect::<Vec<_>>(),
+        b.per_position.iter().map(|p| p.nodes).collect::<Vec<_>>()
     );
     assert_eq!(
         a.nodes, SHORT_BENCH_NODES,

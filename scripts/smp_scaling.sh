@@ -1,22 +1,46 @@
 #!/usr/bin/env bash
 # Lazy-SMP scaling: time to a fixed depth over the bench positions with 1 and with N threads
-# (fresh table and histories per position), best of RUNS runs each.
+# (fresh table and histories per position), RUNS runs each.
 #
-# Usage: scripts/smp_scaling.sh [DEPTH] [THREADS] [RUNS]
+# Prints the speed-up of the best total time, and, from each position's best time over the
+# runs, the geometric mean of the per-position speed-ups (a few long, unstable searches weigh
+# less there than in the total) and the positions that got slower.
+#
+# Usage: scripts/smp_scaling.sh [DEPTH] [THREADS] [RUNS] [BINARY]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 depth=${1:-13}
 threads=${2:-2}
 runs=${3:-3}
-cargo build --release --quiet
-best() {
-  local t best=999999999
-  for _ in $(seq "$runs"); do
-    t=$(./target/release/chariot bench --depth "$depth" --threads "$1" --verbose | awk '/^time/ {print $2}')
-    [ "$t" -lt "$best" ] && best=$t
+bin=${4:-target/release/chariot}
+if [ $# -lt 4 ]; then
+  cargo build --release --quiet
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+for _ in $(seq "$runs"); do
+  for t in 1 "$threads"; do
+    "$bin" bench --depth "$depth" --threads "$t" --verbose |
+      awk -v t="$t" '/^position/ { print t, $2 + 0, $5 } /^time/ { print t, "total", $2 }' >>"$log"
   done
-  echo "$best"
-}
-one=$(best 1)
-many=$(best "$threads")
-echo "depth $depth: 1 thread ${one} ms, $threads threads ${many} ms, speed-up $(awk -v a="$one" -v b="$many" 'BEGIN { printf "%.2f", a / b }')x"
+done
+awk -v depth="$depth" -v n="$threads" '
+  {
+    key = $1 " " $2
+    if (!(key in best) || $3 < best[key]) best[key] = $3
+    if ($2 != "total") positions[$2] = 1
+  }
+  END {
+    one = best["1 total"]; many = best[n " total"]
+    printf "depth %d: 1 thread %d ms, %d threads %d ms, speed-up %.2fx\n", depth, one, n, many, one / many
+    count = 0; logsum = 0; slower = ""
+    for (p in positions) {
+      a = best["1 " p]; b = best[n " " p]
+      if (a < 1) a = 1
+      if (b < 1) b = 1
+      logsum += log(a / b); count++
+      if (b > a) slower = slower sprintf(" %d (%.2f)", p, a / b)
+    }
+    printf "per position (best of runs): geometric mean speed-up %.2fx over %d positions\n", exp(logsum / count), count
+    if (slower != "") print "slower with " n " threads:" slower
+  }' "$log"

@@ -102,8 +102,14 @@ fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
     }
     let report = bench::run_threads(args.depth, args.threads.clamp(1, 256));
     if args.verbose {
-        for (i, (nodes, best)) in report.per_position.iter().enumerate() {
-            println!("position {:>2}: {nodes:>10} nodes  bestmove {best}", i + 1);
+        for (i, result) in report.per_position.iter().enumerate() {
+            println!(
+                "position {:>2}: {:>10} nodes {:>8} ms  bestmove {}",
+                i + 1,
+                result.nodes,
+                result.elapsed.as_millis(),
+                result.best
+            );
         }
     }
     println!("{} nodes {} nps", report.nodes, report.nps());

@@ -53,8 +53,16 @@ pub struct BenchReport {
     /// Time spent searching (the fresh table and histories set up between positions are not
     /// counted: they are not search).
     pub elapsed: Duration,
-    /// Per position: nodes searched and the move found.
-    pub per_position: Vec<(u64, String)>,
+    /// Per position: nodes, time and the move found.
+    pub per_position: Vec<PositionResult>,
+}
+
+/// What the search of one bench position gave.
+#[derive(Debug, Clone)]
+pub struct PositionResult {
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub best: String,
 }
 
 impl BenchReport {
@@ -102,7 +110,11 @@ fn run_each(mut search: impl FnMut(&Position) -> SearchResult) -> BenchReport {
         let best = result
             .best
             .map_or_else(|| "(none)".to_string(), |m| m.to_string());
-        per_position.push((result.nodes, best));
+        per_position.push(PositionResult {
+            nodes: result.nodes,
+            elapsed: result.elapsed,
+            best,
+        });
     }
     BenchReport {
         nodes,
