@@ -4,7 +4,11 @@
 #
 # Prints the speed-up of the best total time, and, from each position's best time over the
 # runs, the geometric mean of the per-position speed-ups (a few long, unstable searches weigh
-# less there than in the total) and the positions that got slower.
+# less there than in the total) and the positions that got slower. Where timings are noisy
+# (a shared VM: the same one-thread search varies by ±25%), the node figure helps: THREADS
+# times the one-thread nodes over the mean nodes of the THREADS-thread runs, the speed-up if
+# every thread searched as fast as one alone (true on idle cores: nodes/s scale 1.9-2.0x on
+# two).
 #
 # Usage: scripts/smp_scaling.sh [DEPTH] [THREADS] [RUNS] [BINARY]
 set -euo pipefail
@@ -21,10 +25,12 @@ trap 'rm -f "$log"' EXIT
 for _ in $(seq "$runs"); do
   for t in 1 "$threads"; do
     "$bin" bench --depth "$depth" --threads "$t" --verbose |
-      awk -v t="$t" '/^position/ { print t, $2 + 0, $5 } /^time/ { print t, "total", $2 }' >>"$log"
+      awk -v t="$t" '/^position/ { print t, $2 + 0, $5 } /^time/ { print t, "total", $2 }
+        / nodes .* nps$/ { print t, "nodes", $1 }' >>"$log"
   done
 done
 awk -v depth="$depth" -v n="$threads" '
+  $2 == "nodes" { nodes[$1] += $3; runs[$1]++; next }
   {
     key = $1 " " $2
     if (!(key in best) || $3 < best[key]) best[key] = $3
@@ -43,4 +49,5 @@ awk -v depth="$depth" -v n="$threads" '
     }
     printf "per position (best of runs): geometric mean speed-up %.2fx over %d positions\n", exp(logsum / count), count
     if (slower != "") print "slower with " n " threads:" slower
+    printf "nodes: 1 thread %d, %d threads %d (mean of %d runs): %.2fx\n", nodes[1] / runs[1], n, nodes[n] / runs[n], runs[n], n * (nodes[1] / runs[1]) / (nodes[n] / runs[n])
   }' "$log"

@@ -171,6 +171,9 @@ pub struct BenchArgs {
     /// Search threads (the signature is defined for 1; more threads measure time to depth).
     #[arg(long, short, default_value_t = 1)]
     pub threads: usize,
+    /// Hash table size in MB (the signature is defined for the default).
+    #[arg(long, default_value_t = chariot::tools::bench::DEFAULT_HASH_MB)]
+    pub hash: usize,
 }
 
 #[derive(Args, Debug)]

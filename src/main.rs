@@ -100,7 +100,13 @@ fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
             args.depth
         ));
     }
-    let report = bench::run_threads(args.depth, args.threads.clamp(1, 256));
+    if !(1..=1 << 20).contains(&args.hash) {
+        return Err(format!(
+            "bench hash {} MB is out of range (1 to 1048576)",
+            args.hash
+        ));
+    }
+    let report = bench::run_with(args.depth, args.threads.clamp(1, 256), args.hash);
     if args.verbose {
         for (i, result) in report.per_position.iter().enumerate() {
             println!(

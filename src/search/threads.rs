@@ -43,7 +43,8 @@ struct Job {
 
 enum Task {
     Search(Arc<Job>),
-    Clear,
+    /// Forget the histories, then say so on the channel.
+    Clear(Sender<()>),
     Exit,
 }
 
@@ -139,7 +140,10 @@ fn thread_main(id: usize, tasks: Receiver<Task>) {
     for task in tasks {
         match task {
             Task::Search(job) => run_job(&mut worker, &job),
-            Task::Clear => worker.clear(),
+            Task::Clear(done) => {
+                worker.clear();
+                let _ = done.send(());
+            }
             Task::Exit => break,
         }
     }
@@ -236,13 +240,18 @@ impl SearchPool {
         self.tt.write().resize(megabytes)
     }
 
-    /// A new game: empty table, fresh histories.
+    /// A new game: empty table, fresh histories. Returns once every thread has cleared its
+    /// own, so that the next search's clock does not run while they do.
     pub fn clear(&mut self) {
         self.wait();
-        self.tt.read().clear();
+        let (done_tx, done_rx) = unbounded();
         for t in &self.threads {
-            let _ = t.tasks.send(Task::Clear);
+            let _ = t.tasks.send(Task::Clear(done_tx.clone()));
         }
+        drop(done_tx);
+        self.tt.read().clear();
+        // Ends early (with an error) only if a thread is gone and dropped its message.
+        while done_rx.recv().is_ok() {}
     }
 
     /// Starts searching `pos`; returns at once. `ponder` keeps the clock from running until

@@ -71,18 +71,27 @@ impl BenchReport {
     }
 }
 
+/// The bench's table size in MB: the signature is defined for it.
+pub const DEFAULT_HASH_MB: usize = 16;
+
 /// Searches every bench position to `depth` on `threads` threads (a fresh table and fresh
 /// histories per position). With one thread the node count is the deterministic signature;
 /// with more it varies from run to run, and the time to depth is what counts.
 pub fn run_threads(depth: i32, threads: usize) -> BenchReport {
+    run_with(depth, threads, DEFAULT_HASH_MB)
+}
+
+/// `run_threads` with a table of `hash_mb` MB instead of the signature's 16 MB (to see how
+/// the table's size bears on the threads' sharing).
+pub fn run_with(depth: i32, threads: usize, hash_mb: usize) -> BenchReport {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     if threads <= 1 {
-        return run_each(|pos| search_position(pos, &limits, 16));
+        return run_each(|pos| search_position(pos, &limits, hash_mb));
     }
-    let mut pool = crate::search::threads::SearchPool::new(threads, 16);
+    let mut pool = crate::search::threads::SearchPool::new(threads, hash_mb);
     run_each(|pos| {
         pool.clear();
         pool.search_sync(
