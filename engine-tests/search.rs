@@ -256,6 +256,38 @@ fn threads_search_together_and_agree_on_legality() {
 }
 
 #[test]
+fn threads_that_share_nodes_still_find_mates_at_the_right_distance() {
+    // Several threads meet in the same nodes near the root here (the breadcrumbs reduce and
+    // put off moves then): the mates must come out the same as on one thread.
+    let mut pool = SearchPool::new(3, 16);
+    let cases = [
+        ("4k4/R8/9/9/9/9/9/9/9/1R1K5 w", 1),
+        ("4k4/9/9/9/9/9/9/9/R8/R2K5 w", 2),
+        ("3k5/4P4/9/9/9/9/9/9/9/4K4 w", 1),
+    ];
+    for (fen, mate) in cases {
+        for depth in [8, 12] {
+            pool.clear();
+            let pos = position(fen, &[]);
+            let r = pool.search_sync(
+                &pos,
+                Limits {
+                    depth: Some(depth),
+                    ..Limits::default()
+                },
+                Arc::new(Silent),
+            );
+            assert!(r.best.is_some_and(|m| pos.is_legal(m)), "{fen}: {r:?}");
+            assert_eq!(
+                mate_in_moves(r.value),
+                Some(mate),
+                "{fen} depth {depth}: {r:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn no_capture_limit_is_a_draw() {
     // Red is a chariot up, but 120 plies have passed without a capture.
     let pos = position("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 119 80", &[]);

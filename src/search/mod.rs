@@ -5,6 +5,7 @@
 //! reports through the `Reporter`, and decides when to stop; helpers search the same tree with
 //! staggered depths and share what they learn through the table.
 
+pub mod breadcrumbs;
 pub mod history;
 pub mod params;
 pub mod picker;
@@ -24,6 +25,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable, value_from_tt, value_to_tt};
 
+/// At most this many moves of a node are put off for another thread's (see `pvs`).
+const DEFERRED_MOVES: usize = 8;
 /// Deepest ply the search reaches (iterations, extensions and quiescence together).
 pub const MAX_PLY: usize = 128;
 /// Score of giving mate now; mate in `n` plies is `MATE - n`.
@@ -144,6 +147,8 @@ pub struct SharedState {
     pub clock_start_us: AtomicU64,
     pub epoch: Instant,
     pub node_counts: Vec<AtomicU64>,
+    /// Which thread searches which node near the root (used with more than one thread).
+    pub breadcrumbs: breadcrumbs::Breadcrumbs,
 }
 
 impl SharedState {
@@ -154,6 +159,7 @@ impl SharedState {
             clock_start_us: AtomicU64::new(0),
             epoch: Instant::now(),
             node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
+            breadcrumbs: breadcrumbs::Breadcrumbs::new(),
         }
     }
 
@@ -784,7 +790,11 @@ impl Worker {
             depth -= 1;
         }
 
-        // 9. The move loop.
+        // 9. The move loop. Near the root, with other threads about, leave a mark here and
+        // see whether another thread is in this node already (see `breadcrumbs`).
+        let mark = (ply < self.params.breadcrumb_plies && shared.node_counts.len() > 1)
+            .then(|| shared.breadcrumbs.enter(key, self.id));
+        let others_here = mark.as_ref().is_some_and(|m| m.others_here);
         let earlier = |back: usize| {
             ply.checked_sub(back)
                 .map_or(PieceTo::NONE, |p| self.stack[p].piece_to)
@@ -810,6 +820,10 @@ impl Worker {
         let may_prune = !pv_node && !in_check;
         let may_skip_quiets = may_prune && depth < self.params.lmr_depth;
         let mut skipping_quiets = false;
+        // Moves put off because another thread is searching them (see below).
+        let may_defer = shared.node_counts.len() > 1 && ply + 1 < self.params.breadcrumb_plies;
+        let mut deferred: Tried<Move, DEFERRED_MOVES> = Tried::new(Move::NONE);
+        let mut next_deferred = 0;
         loop {
             // Whether late-move or futility pruning drops the next move if it is quiet and
             // gives no check (alpha does not change before the pruning asks).
@@ -831,8 +845,13 @@ impl Worker {
                 picker.keep_only_quiet_checks(info);
                 skipping_quiets = true;
             }
-            let Some(mv) = picker.next(&self.pos, &self.histories) else {
-                break;
+            let (mv, revisit) = match picker.next(&self.pos, &self.histories) {
+                Some(mv) => (mv, false),
+                None if next_deferred < deferred.as_slice().len() => {
+                    next_deferred += 1;
+                    (deferred.as_slice()[next_deferred - 1], true)
+                }
+                None => break,
             };
             move_count += 1;
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
@@ -847,7 +866,7 @@ impl Worker {
                 .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
 
             // 10. Shallow pruning of moves that are unlikely to matter (never of checks).
-            if may_prune && best_value > -MATE_BOUND && move_count > 1 {
+            if may_prune && best_value > -MATE_BOUND && move_count > 1 && !revisit {
                 if !is_capture {
                     let prunable = !gives_check
                         && (futile
@@ -872,6 +891,20 @@ impl Worker {
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
             self.play(ply, mv, tt);
+            // Another thread is searching this move's position now: come back to it once the
+            // other moves are done, when its result is likely in the table (ABDADA).
+            if may_defer
+                && move_count > 1
+                && !revisit
+                && deferred.as_slice().len() < DEFERRED_MOVES
+                && shared.breadcrumbs.busy(self.pos.key(), self.id)
+            {
+                self.pos.unmake_move();
+                self.nodes -= 1;
+                deferred.push(mv);
+                move_count -= 1;
+                continue;
+            }
             self.stack[ply + 1].known_check = Some(gives_check);
 
             // 11. Extensions: checks, while the line is not already very long.
@@ -903,6 +936,7 @@ impl Worker {
                     reduction -= i32::from(pv_node);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
+                    reduction += i32::from(others_here);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }

@@ -49,6 +49,9 @@ pub struct SearchParams {
     pub history_max_bonus: i32,
     /// Checks are extended while the line is shorter than this many times the root depth.
     pub check_extension_reach: usize,
+    /// Lazy SMP: nodes this close to the root take part in the breadcrumbs (another thread
+    /// in the same node: late moves reduced one ply more).
+    pub breadcrumb_plies: usize,
     /// Time management: extra time per recent best-move change, the score drop (cp) that
     /// earns one more soft limit and the most it can earn, and the share of the soft limit
     /// used when only one move is legal.
@@ -95,6 +98,7 @@ impl Default for SearchParams {
             history_bonus_offset: 150,
             history_max_bonus: 2000,
             check_extension_reach: 2,
+            breadcrumb_plies: 8,
             tm_instability: 1.5,
             tm_drop_scale: 150.0,
             tm_drop_max: 1.7,
