@@ -4,7 +4,7 @@
 # stopped like Ctrl-C: running games finish, the summary is still written), and every result
 # lands in OUT as soon as it exists, so a cut-short run still reports what it finished.
 #
-#   1. Lazy-SMP time to depth over the bench positions: 1, 2, 4 and 8 threads, two runs each.
+#   1. Lazy-SMP time and nodes to depth over the bench positions: 1 to 16 threads, two runs each.
 #   2. Two threads against one in play (5+0.05).
 #   3. A search change against the current build (2+0.02), when DIR holds chariot-new.
 #   4. Chariot against Fairy-Stockfish in UCCI mode (10+0.1), when DIR holds fairy-stockfish.
@@ -33,12 +33,16 @@ match() {
   tail -n 12 "$out/$name.log"
 }
 
-echo "== 1. time to depth 14 over the bench positions"
-for threads in 1 2 4 8; do
+echo "== 1. time and nodes to depth 14 over the bench positions"
+# Both: the time to depth is the target; the nodes (all threads together) tell how much of
+# the speed-up is lost to searching the same nodes twice, and how much to nodes/s not
+# scaling with the cores (memory, frequency).
+for threads in 1 2 4 8 16; do
+  [ "$threads" -le "$cores" ] || continue
   for run in 1 2; do
-    ms=$(timeout 60 "$chariot" bench --depth 14 --threads "$threads" --verbose |
-      awk '/^time/ {print $2}')
-    echo "threads $threads run $run: ${ms:-timeout} ms" | tee -a "$out/smp.txt"
+    line=$(timeout 60 "$chariot" bench --depth 14 --threads "$threads" --verbose |
+      awk '/ nodes .* nps$/ {n = $1; s = $3} /^time/ {t = $2} END {if (t) print t " ms, " n " nodes, " s " nodes/s"}')
+    echo "threads $threads run $run: ${line:-timeout}" | tee -a "$out/smp.txt"
   done
 done
 
