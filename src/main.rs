@@ -5,6 +5,7 @@ mod cli;
 use chariot::position::Position;
 use chariot::search::Limits;
 use chariot::search::threads::SearchPool;
+use chariot::search::tt;
 use chariot::tools::analyze::{self, AnalyzeReporter, Style};
 use chariot::tools::{bench, perft};
 use clap::Parser;
@@ -100,10 +101,11 @@ fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
             args.depth
         ));
     }
-    if !(1..=1 << 20).contains(&args.hash) {
+    if !(1..=tt::MAX_MB).contains(&args.hash) {
         return Err(format!(
-            "bench hash {} MB is out of range (1 to 1048576)",
-            args.hash
+            "bench hash {} MB is out of range (1 to {})",
+            args.hash,
+            tt::MAX_MB
         ));
     }
     let report = bench::run_with(args.depth, args.threads.clamp(1, 256), args.hash);
@@ -167,7 +169,7 @@ fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
         rules: args.rules.rules()?,
         ..Limits::default()
     };
-    let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, 65536));
+    let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, tt::MAX_MB));
     let reporter = Arc::new(AnalyzeReporter::new(&pos, style));
     pool.search_sync(&pos, limits, reporter);
     Ok(())

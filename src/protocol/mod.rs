@@ -17,6 +17,7 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::threads::SearchPool;
 use crate::search::timeman::{self, Clock};
+use crate::search::tt::MAX_MB as MAX_HASH_MB;
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, mate_in_moves};
 use command::{Command, GoParams, PositionSpec};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
@@ -31,7 +32,6 @@ const NAME: &str = "Chariot";
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 const AUTHOR: &str = "the Chariot developers";
 
-const MAX_HASH_MB: usize = 65_536;
 const MAX_THREADS: usize = 256;
 const MAX_MULTIPV: usize = 128;
 const MAX_OVERHEAD_MS: u64 = 5_000;

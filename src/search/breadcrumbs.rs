@@ -55,37 +55,35 @@ impl Breadcrumbs {
         }
     }
 
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[key as usize & (SLOTS - 1)]
+    }
+
+    /// Does `owner` (as stored in a slot) stand for a thread other than `thread` searching
+    /// the node with `key`?
+    fn other_in(slot: &Slot, owner: usize, key: u64, thread: usize) -> bool {
+        owner != 0 && owner != thread + 1 && slot.key.load(Ordering::Relaxed) == key
+    }
+
     /// Thread `thread` enters the node with `key`: marks it if the slot is free, and tells
     /// whether another thread is searching this same node now.
     pub fn enter(&self, key: u64, thread: usize) -> Mark<'_> {
-        let slot = &self.slots[key as usize & (SLOTS - 1)];
-        let me = thread + 1;
-        match slot.owner.load(Ordering::Relaxed) {
-            0 => {
-                slot.key.store(key, Ordering::Relaxed);
-                slot.owner.store(me, Ordering::Relaxed);
-                Mark {
-                    slot: Some(slot),
-                    others_here: false,
-                }
-            }
-            owner => {
-                let others_here = owner != me && slot.key.load(Ordering::Relaxed) == key;
-                Mark {
-                    slot: None,
-                    others_here,
-                }
-            }
+        let slot = self.slot(key);
+        let owner = slot.owner.load(Ordering::Relaxed);
+        if owner == 0 {
+            slot.key.store(key, Ordering::Relaxed);
+            slot.owner.store(thread + 1, Ordering::Relaxed);
+        }
+        Mark {
+            slot: (owner == 0).then_some(slot),
+            others_here: Self::other_in(slot, owner, key, thread),
         }
     }
-}
 
-impl Breadcrumbs {
     /// Is a thread other than `thread` searching the node with `key` now?
     pub fn busy(&self, key: u64, thread: usize) -> bool {
-        let slot = &self.slots[key as usize & (SLOTS - 1)];
-        let owner = slot.owner.load(Ordering::Relaxed);
-        owner != 0 && owner != thread + 1 && slot.key.load(Ordering::Relaxed) == key
+        let slot = self.slot(key);
+        Self::other_in(slot, slot.owner.load(Ordering::Relaxed), key, thread)
     }
 }
 

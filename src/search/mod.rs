@@ -792,7 +792,8 @@ impl Worker {
 
         // 9. The move loop. Near the root, with other threads about, leave a mark here and
         // see whether another thread is in this node already (see `breadcrumbs`).
-        let mark = (ply < self.params.breadcrumb_plies && shared.node_counts.len() > 1)
+        let smp = shared.node_counts.len() > 1;
+        let mark = (smp && ply < self.params.breadcrumb_plies)
             .then(|| shared.breadcrumbs.enter(key, self.id));
         let others_here = mark.as_ref().is_some_and(|m| m.others_here);
         let earlier = |back: usize| {
@@ -821,7 +822,7 @@ impl Worker {
         let may_skip_quiets = may_prune && depth < self.params.lmr_depth;
         let mut skipping_quiets = false;
         // Moves put off because another thread is searching them (see below).
-        let may_defer = shared.node_counts.len() > 1 && ply + 1 < self.params.breadcrumb_plies;
+        let may_defer = smp && ply + 1 < self.params.breadcrumb_plies;
         let mut deferred: Tried<Move, DEFERRED_MOVES> = Tried::new(Move::NONE);
         let mut next_deferred = 0;
         loop {

@@ -50,7 +50,8 @@ pub struct SearchParams {
     /// Checks are extended while the line is shorter than this many times the root depth.
     pub check_extension_reach: usize,
     /// Lazy SMP: nodes this close to the root take part in the breadcrumbs (another thread
-    /// in the same node: late moves reduced one ply more).
+    /// in the same node: late moves reduced one ply more; another thread in a move's child:
+    /// the move put off).
     pub breadcrumb_plies: usize,
     /// Time management: extra time per recent best-move change, the score drop (cp) that
     /// earns one more soft limit and the most it can earn, and the share of the soft limit

@@ -104,6 +104,9 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
     let _ = buckets;
 }
 
+/// The largest table the engine accepts, in MB (the protocol's `Hash` maximum).
+pub const MAX_MB: usize = 65_536;
+
 /// The shared table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
