@@ -18,8 +18,8 @@
 
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, cannon_captures, chariot_attacks,
-    elephant_moves, file_mask, horse_attacks, pawn_moves_all,
+    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, chariot_attacks, elephant_moves, file_mask,
+    horse_attacks, line_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -376,10 +376,10 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     }
     let mut cannon_aim = 0;
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        let captures = cannon_captures(sq, occ);
-        minor_reach |= captures;
-        cannon_aim += (captures & palace).count() as Value;
-        total += (chariot_attacks(sq, occ) & empty).count() as Value * p.cannon_mobility;
+        let lines = line_attacks(sq, occ);
+        minor_reach |= lines.cannon;
+        cannon_aim += (lines.cannon & palace).count() as Value;
+        total += (lines.slide & empty).count() as Value * p.cannon_mobility;
     }
     let enemy_half = !HOME_HALVES[color.index()];
     let raiders = ((pos.pieces(color, PieceKind::Chariot)

@@ -11,8 +11,8 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, cannon_captures, chariot_attacks, diagonal_neighbours,
-    file_mask, horse_attackers, rank_mask,
+    LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, diagonal_neighbours, file_mask,
+    horse_attackers, line_attacks, rank_mask,
 };
 use crate::board::bitboard::SQUARE_BITS;
 use crate::board::{Bitboard, Occupancy, zobrist};
@@ -246,8 +246,9 @@ impl Position {
     /// to `by`) with the board occupied as `occ`? Includes the flying-general rule.
     #[inline(always)]
     fn king_in_danger(king: Square, by: Color, occ: Occupancy, attackers: KingAttackers) -> bool {
-        chariot_attacks(king, occ).0 & attackers.lines != 0
-            || cannon_captures(king, occ).0 & attackers.cannons != 0
+        let lines = line_attacks(king, occ);
+        lines.slide.0 & attackers.lines != 0
+            || lines.cannon.0 & attackers.cannons != 0
             || horse_attackers(king, occ.normal).0 & attackers.horses != 0
             || PAWN_ATTACKERS[by.index()][king.index()].0 & attackers.pawns != 0
     }
@@ -297,8 +298,10 @@ impl Position {
         let king = self.king_square(us.opponent());
         let own = self.color_pieces(us);
         let occ = self.occupancy;
-        let open_lines = chariot_attacks(king, occ);
-        let second = cannon_captures(king, occ);
+        let LineAttacks {
+            slide: open_lines,
+            cannon: second,
+        } = line_attacks(king, occ);
         let blockers = (open_lines & self.occupied()) | second;
         let cannons = self.pieces(us, PieceKind::Cannon);
         let mut screens = Bitboard::EMPTY;

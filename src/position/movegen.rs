@@ -14,9 +14,9 @@
 use super::Position;
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, PAWN_ATTACKERS, RAYS, cannon_captures,
-    chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, pawn_moves,
-    rank_mask, third_blockers,
+    ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS, cannon_captures,
+    chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, line_attacks,
+    pawn_moves, rank_mask, third_blockers,
 };
 use crate::core::{Move, PieceKind, Square};
 
@@ -202,9 +202,11 @@ impl Position {
         let own = self.color_pieces(self.side);
         let cannons = self.pieces(them, PieceKind::Cannon);
         let chariots = self.pieces(them, PieceKind::Chariot);
-        let slide = chariot_attacks(king, occ);
+        let LineAttacks {
+            slide,
+            cannon: second,
+        } = line_attacks(king, occ);
         let first = slide & self.occupied();
-        let second = cannon_captures(king, occ);
         let third = third_blockers(king, occ);
         for (dir, &ray) in RAYS[king.index()].iter().enumerate() {
             let p1 = first & ray;
@@ -235,10 +237,11 @@ impl Position {
         let them = us.opponent();
         let king = zone.king;
         let occ = self.occupancy;
-        let slide = chariot_attacks(king, occ);
+        let lines = line_attacks(king, occ);
+        let slide = lines.slide;
         let liners =
             slide & (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::King));
-        let cannons = cannon_captures(king, occ) & self.pieces(them, PieceKind::Cannon);
+        let cannons = lines.cannon & self.pieces(them, PieceKind::Cannon);
         let horses = horse_attackers(king, occ.normal) & self.pieces(them, PieceKind::Horse);
         let pawns = PAWN_ATTACKERS[them.index()][king.index()] & self.pieces(them, PieceKind::Pawn);
         let checkers = liners | cannons | horses | pawns;
@@ -307,13 +310,14 @@ impl Position {
             visit(from, chariot_attacks(from, occ) & targets);
         }
         for from in self.pieces(us, PieceKind::Cannon) {
-            let mut bb = Bitboard::EMPTY;
-            if kind != GenKind::Captures {
-                bb |= chariot_attacks(from, occ) & empty;
-            }
-            if kind != GenKind::Quiets {
-                bb |= cannon_captures(from, occ) & enemy;
-            }
+            let bb = match kind {
+                GenKind::Captures => cannon_captures(from, occ) & enemy,
+                GenKind::Quiets => chariot_attacks(from, occ) & empty,
+                GenKind::All => {
+                    let lines = line_attacks(from, occ);
+                    (lines.slide & empty) | (lines.cannon & enemy)
+                }
+            };
             visit(from, bb);
         }
         for from in self.pieces(us, PieceKind::Horse) {
@@ -464,8 +468,8 @@ impl Position {
         let targets = match piece.kind() {
             PieceKind::Chariot => chariot_attacks(from, occ),
             PieceKind::Cannon => {
-                (chariot_attacks(from, occ) & !self.occupied())
-                    | (cannon_captures(from, occ) & self.color_pieces(us.opponent()))
+                let lines = line_attacks(from, occ);
+                (lines.slide & !self.occupied()) | (lines.cannon & self.color_pieces(us.opponent()))
             }
             PieceKind::Horse => horse_attacks(from, occ.normal),
             PieceKind::Pawn => pawn_moves(us, from),

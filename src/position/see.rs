@@ -7,8 +7,8 @@
 
 use super::Position;
 use crate::board::attacks::{
-    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, cannon_captures, chariot_attacks, elephant_moves,
-    file_mask, horse_attackers,
+    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, chariot_attacks, elephant_moves, file_mask,
+    horse_attackers, line_attacks,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -20,8 +20,9 @@ impl Position {
     fn attackers_with(&self, sq: Square, occ: Occupancy, side: Color) -> Bitboard {
         let present = Bitboard(occ.normal);
         let kind = |k| self.pieces(side, k);
-        let all = (chariot_attacks(sq, occ) & kind(PieceKind::Chariot))
-            | (cannon_captures(sq, occ) & kind(PieceKind::Cannon))
+        let lines = line_attacks(sq, occ);
+        let all = (lines.slide & kind(PieceKind::Chariot))
+            | (lines.cannon & kind(PieceKind::Cannon))
             | (horse_attackers(sq, occ.normal) & kind(PieceKind::Horse))
             | (PAWN_ATTACKERS[side.index()][sq.index()] & kind(PieceKind::Pawn))
             | (KING_MOVES[sq.index()] & kind(PieceKind::King))
