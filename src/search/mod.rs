@@ -758,7 +758,9 @@ impl Worker {
                 && !self.stack[ply.saturating_sub(1)].mv.is_none()
                 && self.null_move_allowed()
             {
-                let reduction = p.nmp_base + depth / p.nmp_divisor;
+                let reduction = p.nmp_base
+                    + depth / p.nmp_divisor
+                    + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece_to = PieceTo::NONE;
                 self.accs[ply + 1] = self.accs[ply];

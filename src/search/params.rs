@@ -14,6 +14,10 @@ pub struct SearchParams {
     pub nmp_depth: i32,
     pub nmp_base: i32,
     pub nmp_divisor: i32,
+    /// Null move: one more ply of reduction per this much the evaluation stands above beta
+    /// (at most `nmp_eval_max`).
+    pub nmp_eval_divisor: i32,
+    pub nmp_eval_max: i32,
     /// Futility pruning of quiet moves: the largest depth, the base and per-ply margin.
     pub fp_depth: i32,
     pub fp_base: i32,
@@ -78,6 +82,8 @@ impl Default for SearchParams {
             nmp_depth: 3,
             nmp_base: 3,
             nmp_divisor: 4,
+            nmp_eval_divisor: 280,
+            nmp_eval_max: 3,
             fp_depth: 6,
             fp_base: 170,
             fp_margin: 125,
