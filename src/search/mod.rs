@@ -557,10 +557,13 @@ impl Worker {
             let extension = i32::from(gives_check);
             let new_depth = depth - 1 + extension;
             let value = if i == pv_index {
-                -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs)
+                -self.pvs(
+                    true, false, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs,
+                )
             } else {
                 let mut v = -self.pvs(
                     false,
+                    true,
                     new_depth,
                     -alpha - 1,
                     -alpha,
@@ -570,7 +573,9 @@ impl Worker {
                     &mut bufs,
                 );
                 if v > alpha && !self.stopped {
-                    v = -self.pvs(true, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs);
+                    v = -self.pvs(
+                        true, false, new_depth, -beta, -alpha, 1, tt, shared, &mut bufs,
+                    );
                 }
                 v
             };
@@ -663,9 +668,14 @@ impl Worker {
 
     /// The principal variation search.
     #[allow(clippy::too_many_arguments)]
+    ///
+    /// `cut_node`: a zero-window node expected to fail high (the child of a move searched on
+    /// the expectation that it fails low, alternating down the line): its late moves are
+    /// reduced more, since one of the early ones is expected to refute.
     fn pvs(
         &mut self,
         pv_node: bool,
+        cut_node: bool,
         mut depth: i32,
         mut alpha: Value,
         mut beta: Value,
@@ -769,6 +779,7 @@ impl Worker {
                 self.stack[ply + 1].known_check = Some(false);
                 let value = -self.pvs(
                     false,
+                    !cut_node,
                     depth - 1 - reduction,
                     -beta,
                     -beta + 1,
@@ -920,6 +931,7 @@ impl Worker {
             let value = if move_count == 1 {
                 -self.pvs(
                     pv_node,
+                    !pv_node && !cut_node,
                     new_depth,
                     -beta,
                     -alpha,
@@ -940,6 +952,7 @@ impl Worker {
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction += i32::from(others_here);
+                    reduction += self.params.lmr_cut_node * i32::from(cut_node);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
@@ -949,6 +962,7 @@ impl Worker {
                 }
                 let mut v = -self.pvs(
                     false,
+                    reduction > 0 || !cut_node,
                     new_depth - reduction,
                     -alpha - 1,
                     -alpha,
@@ -960,6 +974,7 @@ impl Worker {
                 if v > alpha && reduction > 0 {
                     v = -self.pvs(
                         false,
+                        !cut_node,
                         new_depth,
                         -alpha - 1,
                         -alpha,
@@ -970,7 +985,17 @@ impl Worker {
                     );
                 }
                 if v > alpha && v < beta && pv_node {
-                    v = -self.pvs(true, new_depth, -beta, -alpha, ply + 1, tt, shared, deeper);
+                    v = -self.pvs(
+                        true,
+                        false,
+                        new_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        tt,
+                        shared,
+                        deeper,
+                    );
                 }
                 v
             };

@@ -33,6 +33,8 @@ pub struct SearchParams {
     pub lmr_depth: i32,
     pub lmr_first_moves: usize,
     pub lmr_history_divisor: i32,
+    /// Late-move reductions: this many plies more at an expected cut node.
+    pub lmr_cut_node: i32,
     /// History pruning: quiet moves whose history is below minus the margin per ply are
     /// skipped up to this depth.
     pub history_prune_depth: i32,
@@ -94,6 +96,7 @@ impl Default for SearchParams {
             lmr_depth: 3,
             lmr_first_moves: 2,
             lmr_history_divisor: 8192,
+            lmr_cut_node: 1,
             history_prune_depth: 4,
             history_prune_margin: 4000,
             see_prune_depth: 6,
