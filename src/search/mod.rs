@@ -820,6 +820,8 @@ impl Worker {
         let mut picker =
             MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check, buf);
         let side = self.pos.side_to_move().index();
+        // A capture as the hash move: the quiet moves are less likely to be best here.
+        let tt_capture = !tt_move.is_none() && self.pos.piece_on(tt_move.to()).is_some();
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
@@ -953,6 +955,7 @@ impl Worker {
                     reduction -= i32::from(gives_check);
                     reduction += i32::from(others_here);
                     reduction += self.params.lmr_cut_node * i32::from(cut_node);
+                    reduction += i32::from(tt_capture);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
