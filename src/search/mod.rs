@@ -821,7 +821,9 @@ impl Worker {
             MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check, buf);
         let side = self.pos.side_to_move().index();
         // A capture as the hash move: the quiet moves are less likely to be best here.
-        let tt_capture = !tt_move.is_none() && self.pos.piece_on(tt_move.to()).is_some();
+        let tt_capture = entry.is_some_and(|e| e.depth >= depth - 2)
+            && !tt_move.is_none()
+            && self.pos.piece_on(tt_move.to()).is_some();
         let original_alpha = alpha;
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
