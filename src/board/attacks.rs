@@ -766,15 +766,21 @@ mod tests {
         assert_eq!(names(att), ["h2", "b7"]);
     }
 
+    /// The next number of a xorshift sequence: random boards, the same in every run.
+    fn next_random(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
     /// Slider lookups against a walk along each ray, for every point and many random
     /// occupancies: the first piece each way (chariot), the second (cannon), the third.
     #[test]
     fn slider_lookups_match_a_walk_along_the_rays() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         for _ in 0..300 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = next_random(&mut seed);
             let bits = (seed as u128 | (seed.rotate_left(23) as u128) << 64) & BOARD_MASK;
             let mut occ = Occupancy::default();
             for sq in Bitboard(bits) {
@@ -862,9 +868,7 @@ mod tests {
     fn pawn_moves_of_all_pawns_at_once_match_one_by_one() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..2_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = next_random(&mut seed);
             let pawns =
                 Bitboard((seed as u128 | (seed.rotate_left(29) as u128) << 64) & BOARD_MASK);
             for color in Color::BOTH {

@@ -932,19 +932,12 @@ impl Worker {
             let new_depth = depth - 1 + extension;
 
             // 12. Late-move reductions, then the PVS re-searches.
-            let value = if move_count == 1 {
-                -self.pvs(
-                    pv_node,
-                    !pv_node && !cut_node,
-                    new_depth,
-                    -beta,
-                    -alpha,
-                    ply + 1,
-                    tt,
-                    shared,
-                    deeper,
-                )
-            } else {
+            // The first move gets the full window; a later one a zero window, reduced if
+            // late, searched again at full depth if it beats alpha, and with the full window
+            // at a PV node if it lands inside it.
+            let mut value = -INFINITE;
+            let mut full_window = move_count == 1;
+            if move_count > 1 {
                 let mut reduction = 0;
                 if depth >= self.params.lmr_depth
                     && move_count > self.params.lmr_first_moves + usize::from(pv_node)
@@ -965,7 +958,7 @@ impl Worker {
                     reduction -= history / self.params.lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
-                let mut v = -self.pvs(
+                value = -self.pvs(
                     false,
                     reduction > 0 || !cut_node,
                     new_depth - reduction,
@@ -976,8 +969,8 @@ impl Worker {
                     shared,
                     deeper,
                 );
-                if v > alpha && reduction > 0 {
-                    v = -self.pvs(
+                if value > alpha && reduction > 0 {
+                    value = -self.pvs(
                         false,
                         !cut_node,
                         new_depth,
@@ -989,21 +982,21 @@ impl Worker {
                         deeper,
                     );
                 }
-                if v > alpha && v < beta && pv_node {
-                    v = -self.pvs(
-                        true,
-                        false,
-                        new_depth,
-                        -beta,
-                        -alpha,
-                        ply + 1,
-                        tt,
-                        shared,
-                        deeper,
-                    );
-                }
-                v
-            };
+                full_window = pv_node && value > alpha && value < beta;
+            }
+            if full_window {
+                value = -self.pvs(
+                    pv_node,
+                    !pv_node && !cut_node,
+                    new_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    tt,
+                    shared,
+                    deeper,
+                );
+            }
             self.pos.unmake_move();
             if self.stopped {
                 return 0;
