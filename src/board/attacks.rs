@@ -425,7 +425,9 @@ impl Occupancy {
 }
 
 /// Where a point's two lines are looked up: its file and rank, and the occupancy of its rank
-/// and of its file as table indices.
+/// and of its file as table indices. The lookups mask their indices and shifts: no-ops on a
+/// real point, which only let the compiler see that every table index is in bounds and every
+/// file shift below 64 bits, so they have no bounds checks and no shift wider than needed.
 #[derive(Clone, Copy)]
 struct LinePoint {
     file: usize,
@@ -435,9 +437,6 @@ struct LinePoint {
 }
 
 impl LinePoint {
-    /// The masks are no-ops on a real point; they only let the compiler see that every table
-    /// index is in bounds and every shift below 64 bits where it is, so the lookups have no
-    /// bounds checks and no shift wider than they need.
     #[inline(always)]
     fn new(sq: Square, occ: Occupancy) -> LinePoint {
         LinePoint {

@@ -237,11 +237,10 @@ impl Position {
         let them = us.opponent();
         let king = zone.king;
         let occ = self.occupancy;
-        let lines = line_attacks(king, occ);
-        let slide = lines.slide;
+        let LineAttacks { slide, cannon } = line_attacks(king, occ);
         let liners =
             slide & (self.pieces(them, PieceKind::Chariot) | self.pieces(them, PieceKind::King));
-        let cannons = lines.cannon & self.pieces(them, PieceKind::Cannon);
+        let cannons = cannon & self.pieces(them, PieceKind::Cannon);
         let horses = horse_attackers(king, occ.normal) & self.pieces(them, PieceKind::Horse);
         let pawns = PAWN_ATTACKERS[them.index()][king.index()] & self.pieces(them, PieceKind::Pawn);
         let checkers = liners | cannons | horses | pawns;

@@ -667,11 +667,11 @@ impl Worker {
     }
 
     /// The principal variation search.
-    #[allow(clippy::too_many_arguments)]
     ///
     /// `cut_node`: a zero-window node expected to fail high (the child of a move searched on
     /// the expectation that it fails low, alternating down the line): its late moves are
     /// reduced more, since one of the early ones is expected to refute.
+    #[allow(clippy::too_many_arguments)]
     fn pvs(
         &mut self,
         pv_node: bool,
@@ -820,8 +820,9 @@ impl Worker {
         let mut picker =
             MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check, buf);
         let side = self.pos.side_to_move().index();
-        // A capture as the hash move: the quiet moves are less likely to be best here.
-        let tt_capture = entry.is_some_and(|e| e.depth >= depth - 2)
+        // A capture as the hash move of an entry searched nearly this deep: the quiet moves
+        // are less likely to be best here.
+        let tt_capture = entry.is_some_and(|e| e.depth >= depth - self.params.lmr_tt_capture_gap)
             && !tt_move.is_none()
             && self.pos.piece_on(tt_move.to()).is_some();
         let original_alpha = alpha;

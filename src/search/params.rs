@@ -35,6 +35,9 @@ pub struct SearchParams {
     pub lmr_history_divisor: i32,
     /// Late-move reductions: this many plies more at an expected cut node.
     pub lmr_cut_node: i32,
+    /// Late-move reductions: one ply more where the hash move is a capture from an entry
+    /// searched at most this many plies shallower than the node.
+    pub lmr_tt_capture_gap: i32,
     /// History pruning: quiet moves whose history is below minus the margin per ply are
     /// skipped up to this depth.
     pub history_prune_depth: i32,
@@ -97,6 +100,7 @@ impl Default for SearchParams {
             lmr_first_moves: 2,
             lmr_history_divisor: 8192,
             lmr_cut_node: 1,
+            lmr_tt_capture_gap: 2,
             history_prune_depth: 4,
             history_prune_margin: 4000,
             see_prune_depth: 6,
