@@ -617,6 +617,7 @@ impl Worker {
                 self.stack[0].static_eval,
                 depth,
                 bound,
+                true,
             );
         }
         best
@@ -726,6 +727,8 @@ impl Worker {
         let key = self.pos.key();
         let entry = tt.probe(key);
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
+        // On a principal variation now, or when this node was searched before.
+        let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
         if let Some(e) = entry {
             let value = value_from_tt(e.value, ply);
             let usable = match e.bound {
@@ -946,7 +949,7 @@ impl Worker {
                     && !in_check
                 {
                     reduction = self.reductions.get(depth, move_count);
-                    reduction -= i32::from(pv_node);
+                    reduction -= i32::from(tt_pv);
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction += i32::from(others_here);
@@ -1061,6 +1064,7 @@ impl Worker {
             eval_to_store,
             depth,
             bound,
+            tt_pv,
         );
         best_value
     }
@@ -1180,6 +1184,7 @@ impl Worker {
             eval_to_store,
             -1,
             bound,
+            pv_node || entry.is_some_and(|e| e.pv),
         );
         best_value
     }
@@ -1213,6 +1218,7 @@ fn keep_evaluation(tt: &TranspositionTable, key: u64, ply: usize, eval: Value) {
         eval,
         -1,
         Bound::Lower,
+        false,
     );
 }
 

@@ -31,6 +31,8 @@ pub struct TtHit {
     pub eval: Value,
     pub depth: i32,
     pub bound: Bound,
+    /// Whether the node was on a principal variation when stored (or before: the mark stays).
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -50,14 +52,27 @@ struct Bucket {
 /// Depth offset so that quiescence depths (down to -1 here) fit an unsigned byte.
 const DEPTH_OFFSET: i32 = 8;
 
-fn pack(mv: Move, value: Value, eval: Value, depth: i32, bound: Bound, generation: u8) -> u64 {
+/// The generations count modulo 32 (five bits of an entry).
+const GENERATION_MASK: u8 = 0x1f;
+
+#[allow(clippy::too_many_arguments)]
+fn pack(
+    mv: Move,
+    value: Value,
+    eval: Value,
+    depth: i32,
+    bound: Bound,
+    pv: bool,
+    generation: u8,
+) -> u64 {
     let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
     (mv.raw() as u64)
         | (value as i16 as u16 as u64) << 16
         | (eval as i16 as u16 as u64) << 32
         | depth << 48
         | (bound as u64) << 56
-        | ((generation & 0x3f) as u64) << 58
+        | ((generation & GENERATION_MASK) as u64) << 58
+        | (pv as u64) << 63
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
@@ -72,8 +87,9 @@ fn unpack(data: u64) -> (TtHit, u8) {
         eval: (data >> 32) as u16 as i16 as Value,
         depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
         bound,
+        pv: data >> 63 != 0,
     };
-    (hit, (data >> 58) as u8)
+    (hit, (data >> 58) as u8 & GENERATION_MASK)
 }
 
 /// Asks the kernel to back the (not yet touched) storage of `buckets` with huge pages where
@@ -175,7 +191,7 @@ impl TranspositionTable {
     }
 
     fn generation(&self) -> u8 {
-        self.generation.load(Ordering::Relaxed) & 0x3f
+        self.generation.load(Ordering::Relaxed) & GENERATION_MASK
     }
 
     #[inline]
@@ -213,9 +229,20 @@ impl TranspositionTable {
         None
     }
 
-    /// Stores a result for `key`. `value` must already be in TT form (`value_to_tt`).
+    /// Stores a result for `key`. `value` must already be in TT form (`value_to_tt`); `pv`:
+    /// the node is or was on a principal variation.
     #[inline]
-    pub fn store(&self, key: u64, mv: Move, value: Value, eval: Value, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        value: Value,
+        eval: Value,
+        depth: i32,
+        bound: Bound,
+        pv: bool,
+    ) {
         let generation = self.generation();
         let bucket = self.bucket(key);
         let mut victim = &bucket.entries[0];
@@ -232,7 +259,7 @@ impl TranspositionTable {
                     if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
                         return;
                     }
-                    let packed = pack(mv, value, eval, depth, bound, generation);
+                    let packed = pack(mv, value, eval, depth, bound, pv, generation);
                     e.data.store(packed, Ordering::Relaxed);
                     e.check.store(key ^ packed, Ordering::Relaxed);
                     return;
@@ -242,14 +269,14 @@ impl TranspositionTable {
                 continue;
             }
             let (old, old_generation) = unpack(data);
-            let age = (generation.wrapping_sub(old_generation) & 0x3f) as i32;
+            let age = (generation.wrapping_sub(old_generation) & GENERATION_MASK) as i32;
             let worth = old.depth - 8 * age;
             if worth < victim_worth {
                 victim = e;
                 victim_worth = worth;
             }
         }
-        let packed = pack(mv, value, eval, depth, bound, generation);
+        let packed = pack(mv, value, eval, depth, bound, pv, generation);
         victim.data.store(packed, Ordering::Relaxed);
         victim.check.store(key ^ packed, Ordering::Relaxed);
     }
@@ -304,12 +331,14 @@ mod tests {
     fn stores_and_finds_entries() {
         let tt = TranspositionTable::new(1);
         let mv = Move::new(Square::new(7, 2), Square::new(4, 2));
-        tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower);
+        tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower, true);
         let hit = tt.probe(0xdead_beef).unwrap();
         assert_eq!(
-            (hit.mv, hit.value, hit.eval, hit.depth, hit.bound),
-            (mv, -123, 45, 7, Bound::Lower)
+            (hit.mv, hit.value, hit.eval, hit.depth, hit.bound, hit.pv),
+            (mv, -123, 45, 7, Bound::Lower, true)
         );
+        tt.store(0xdead_beef, mv, -123, 45, 7, Bound::Lower, false);
+        assert!(!tt.probe(0xdead_beef).unwrap().pv);
         assert!(tt.probe(0xdead_beee).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef).is_none());
@@ -318,7 +347,7 @@ mod tests {
     #[test]
     fn quiescence_depths_and_negative_scores_round_trip() {
         let tt = TranspositionTable::new(1);
-        tt.store(42, Move::NONE, -29_000, -32_000, -1, Bound::Upper);
+        tt.store(42, Move::NONE, -29_000, -32_000, -1, Bound::Upper, false);
         let hit = tt.probe(42).unwrap();
         assert_eq!((hit.value, hit.eval, hit.depth), (-29_000, -32_000, -1));
     }
