@@ -202,6 +202,9 @@ struct Frame {
     static_eval: Value,
     piece_to: PieceTo,
     mv: Move,
+    /// Beta cutoffs at this ply since the grandparent began (more for those without a hash
+    /// move): many mean the parent's moves keep being refuted, so it reduces more.
+    cutoffs: u8,
     /// Set by the parent just before it searches this node: is the side to move in check?
     /// (The parent learns it anyway when deciding on a check extension.)
     known_check: Option<bool>,
@@ -543,6 +546,7 @@ impl Worker {
             static_eval: evaluate_with(&self.pos, &self.accs[0]),
             ..Frame::default()
         };
+        self.stack[2].cutoffs = 0;
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
@@ -806,6 +810,8 @@ impl Worker {
             depth -= 1;
         }
 
+        self.stack[ply + 2].cutoffs = 0;
+
         // 9. The move loop. Near the root, with other threads about, leave a mark here and
         // see whether another thread is in this node already (see `breadcrumbs`).
         let smp = shared.node_counts.len() > 1;
@@ -955,6 +961,7 @@ impl Worker {
                     reduction += i32::from(others_here);
                     reduction += self.params.lmr_cut_node * i32::from(cut_node);
                     reduction += i32::from(tt_capture);
+                    reduction += i32::from(self.stack[ply + 1].cutoffs > 3);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
@@ -1015,6 +1022,9 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if value >= beta {
+                        self.stack[ply].cutoffs = self.stack[ply]
+                            .cutoffs
+                            .saturating_add(1 + u8::from(tt_move.is_none()));
                         // 13. A cutoff: teach the histories. The captures tried before it
                         // failed here, whichever kind of move refuted.
                         let bonus = (self.params.history_bonus_per_ply * depth
