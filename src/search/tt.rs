@@ -5,7 +5,11 @@
 //! between our two loads) reads as a miss, never as a wrong hit. Entries sit four to a
 //! 64-byte bucket; a store replaces the same key, else the shallowest / oldest entry.
 //! Mate scores are stored relative to the node (`value_to_tt`/`value_from_tt`) so they stay
-//! right when the same position is met at another distance from the root.
+//! right when the same position is met at another distance from the root. An entry also
+//! says whether its node was ever on a principal variation (the search reduces less there).
+//!
+//! Data layout: move (bits 0–15), score (16–31), static evaluation (32–47), depth (48–55),
+//! bound (56–57), generation modulo 32 (58–62), principal-variation mark (63).
 
 use crate::core::Move;
 use crate::eval::Value;
