@@ -1,5 +1,5 @@
 //! Move-ordering memory kept by each search thread between nodes: killer moves, counter
-//! moves, butterfly history, continuation history (one and two plies back) and capture
+//! moves, butterfly history, continuation history (one, two and four plies back) and capture
 //! history.
 //!
 //! All are "history heuristics": a quiet move that caused a cutoff somewhere is likely to be
@@ -31,9 +31,9 @@ impl PieceTo {
 
 const PIECE_TO: usize = 14 * SQUARES + 1;
 
-/// The moves one and two plies before a node (`PieceTo::NONE` where there is none, or after a
-/// null move): continuation history scores a quiet move in this context.
-pub type Context = [PieceTo; 2];
+/// The moves one, two and four plies before a node (`PieceTo::NONE` where there is none, or
+/// after a null move): continuation history scores a quiet move in this context.
+pub type Context = [PieceTo; 3];
 
 pub struct Histories {
     pub killers: [[Move; 2]; MAX_PLY + 2],
@@ -101,7 +101,10 @@ impl Histories {
     /// Ordering score of a quiet move.
     pub fn quiet_score(&self, side: usize, mv: Move, context: Context, current: PieceTo) -> i32 {
         let cont = |before| self.continuation[Self::continuation_index(before, current)] as i32;
-        self.butterfly[Self::butterfly_index(side, mv)] as i32 + cont(context[0]) + cont(context[1])
+        self.butterfly[Self::butterfly_index(side, mv)] as i32
+            + cont(context[0])
+            + cont(context[1])
+            + cont(context[2])
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move.

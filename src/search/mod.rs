@@ -822,7 +822,7 @@ impl Worker {
             ply.checked_sub(back)
                 .map_or(PieceTo::NONE, |p| self.stack[p].piece_to)
         };
-        let context = [earlier(1), earlier(2)];
+        let context = [earlier(1), earlier(2), earlier(4)];
         let prev = context[0];
         let counter = self.histories.counters[prev.0 as usize];
         let killers = self.histories.killers[ply];

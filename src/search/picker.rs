@@ -155,7 +155,7 @@ impl<'a> MovePicker<'a> {
             Move::NONE,
             [Move::NONE; 2],
             Move::NONE,
-            [PieceTo::NONE; 2],
+            [PieceTo::NONE; 3],
             in_check,
             buf,
         );
@@ -456,7 +456,7 @@ mod tests {
                 tt,
                 killers,
                 Move::NONE,
-                [PieceTo::NONE; 2],
+                [PieceTo::NONE; 3],
                 pos.in_check(),
                 &mut buf,
             );
@@ -527,7 +527,7 @@ mod tests {
             // Some history, so the quiet moves are sorted by more than generation order.
             for (i, &mv) in legal.iter().enumerate() {
                 let bonus = (i as i32 * 37 % 11 - 5) * 300;
-                histories.update_quiet(0, mv, [PieceTo::NONE; 2], PieceTo::of(&pos, mv), bonus);
+                histories.update_quiet(0, mv, [PieceTo::NONE; 3], PieceTo::of(&pos, mv), bonus);
             }
             let killers = [legal[legal.len() - 1], legal[1]];
             let picked = |from_move: Option<usize>| {
@@ -537,7 +537,7 @@ mod tests {
                     legal[0],
                     killers,
                     Move::NONE,
-                    [PieceTo::NONE; 2],
+                    [PieceTo::NONE; 3],
                     false,
                     &mut buf,
                 );
@@ -584,7 +584,7 @@ mod tests {
             bogus,
             [Move::NONE; 2],
             Move::NONE,
-            [PieceTo::NONE; 2],
+            [PieceTo::NONE; 3],
             false,
             &mut buf,
         );
