@@ -59,24 +59,15 @@ const DEPTH_OFFSET: i32 = 8;
 /// The generations count modulo 32 (five bits of an entry).
 const GENERATION_MASK: u8 = 0x1f;
 
-#[allow(clippy::too_many_arguments)]
-fn pack(
-    mv: Move,
-    value: Value,
-    eval: Value,
-    depth: i32,
-    bound: Bound,
-    pv: bool,
-    generation: u8,
-) -> u64 {
-    let depth = (depth + DEPTH_OFFSET).clamp(0, 255) as u64;
-    (mv.raw() as u64)
-        | (value as i16 as u16 as u64) << 16
-        | (eval as i16 as u16 as u64) << 32
+fn pack(entry: &TtHit, generation: u8) -> u64 {
+    let depth = (entry.depth + DEPTH_OFFSET).clamp(0, 255) as u64;
+    (entry.mv.raw() as u64)
+        | (entry.value as i16 as u16 as u64) << 16
+        | (entry.eval as i16 as u16 as u64) << 32
         | depth << 48
-        | (bound as u64) << 56
+        | (entry.bound as u64) << 56
         | ((generation & GENERATION_MASK) as u64) << 58
-        | (pv as u64) << 63
+        | (entry.pv as u64) << 63
 }
 
 fn unpack(data: u64) -> (TtHit, u8) {
@@ -247,6 +238,14 @@ impl TranspositionTable {
         bound: Bound,
         pv: bool,
     ) {
+        let entry = TtHit {
+            mv,
+            value,
+            eval,
+            depth,
+            bound,
+            pv,
+        };
         let generation = self.generation();
         let bucket = self.bucket(key);
         let mut victim = &bucket.entries[0];
@@ -259,11 +258,11 @@ impl TranspositionTable {
                 // do not overwrite a deeper exact result with a shallow bound.
                 let (old, _) = unpack(data);
                 if data != 0 && check ^ data == key {
-                    let mv = if mv.is_none() { old.mv } else { mv };
                     if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
                         return;
                     }
-                    let packed = pack(mv, value, eval, depth, bound, pv, generation);
+                    let mv = if mv.is_none() { old.mv } else { mv };
+                    let packed = pack(&TtHit { mv, ..entry }, generation);
                     e.data.store(packed, Ordering::Relaxed);
                     e.check.store(key ^ packed, Ordering::Relaxed);
                     return;
@@ -280,7 +279,7 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        let packed = pack(mv, value, eval, depth, bound, pv, generation);
+        let packed = pack(&entry, generation);
         victim.data.store(packed, Ordering::Relaxed);
         victim.check.store(key ^ packed, Ordering::Relaxed);
     }
