@@ -23,7 +23,7 @@ use picker::{MovePicker, PickerBuffers};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
-use tt::{Bound, TranspositionTable, value_from_tt, value_to_tt};
+use tt::{Bound, TranspositionTable, TtHit, value_from_tt, value_to_tt};
 
 /// At most this many moves of a node are put off for another thread's (see `pvs`).
 const DEFERRED_MOVES: usize = 8;
@@ -731,8 +731,7 @@ impl Worker {
         let key = self.pos.key();
         let entry = tt.probe(key);
         let tt_move = entry.map_or(Move::NONE, |e| e.mv);
-        // On a principal variation now, or when this node was searched before.
-        let tt_pv = pv_node || entry.is_some_and(|e| e.pv);
+        let tt_pv = on_principal_variation(pv_node, entry);
         if let Some(e) = entry {
             let value = value_from_tt(e.value, ply);
             let usable = match e.bound {
@@ -1194,7 +1193,7 @@ impl Worker {
             eval_to_store,
             -1,
             bound,
-            pv_node || entry.is_some_and(|e| e.pv),
+            on_principal_variation(pv_node, entry),
         );
         best_value
     }
@@ -1214,6 +1213,12 @@ fn quiet_moves_futile(
     (depth <= p.lmp_depth
         && move_count as i32 > p.lmp_base + depth * depth / (2 - i32::from(improving)))
         || (depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+}
+
+/// Is the node on a principal variation now, or was it when its table entry was stored (the
+/// mark the table keeps for the node)?
+fn on_principal_variation(pv_node: bool, entry: Option<TtHit>) -> bool {
+    pv_node || entry.is_some_and(|e| e.pv)
 }
 
 /// Stores the evaluation of a node that had no entry and stops on it (standing pat, reverse
