@@ -19,10 +19,13 @@
 //! those correlations to weights no player would accept. `--only a,b,c` tunes just the named
 //! weights (say, new terms) and keeps every other one as it is.
 
-use chariot::eval::{EvalParams, SquareTable, Value, evaluate_tuned};
+use chariot::eval::{
+    EvalParams, HALF_POINTS, SQUARE_ADJUST, SquareAdjust, SquareTable, Value, evaluate_tuned,
+    half_point, square_sensitivity,
+};
 use chariot::position::START_FEN;
 use chariot::tools::pgn::{PgnGame, read_games};
-use chariot::{Color, Position};
+use chariot::{Color, PieceKind, Position};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -43,6 +46,8 @@ fn main() {
     let mut params = EvalParams::DEFAULT;
     let mut limit_percent = None;
     let mut only: Option<Vec<usize>> = None;
+    let mut square_epochs = None;
+    let mut l2 = 1e-9;
     while files.first().is_some_and(|a| a.starts_with("--")) {
         let option = files.remove(0);
         if files.is_empty() {
@@ -56,6 +61,20 @@ fn main() {
                 Ok(p) if p >= 0 => limit_percent = Some(p),
                 _ => {
                     eprintln!("error: --limit takes a percentage, not '{value}'");
+                    std::process::exit(2);
+                }
+            },
+            "--squares" => match value.parse::<usize>() {
+                Ok(n) if n > 0 => square_epochs = Some(n),
+                _ => {
+                    eprintln!("error: --squares takes a number of epochs, not '{value}'");
+                    std::process::exit(2);
+                }
+            },
+            "--l2" => match value.parse::<f64>() {
+                Ok(x) if x >= 0.0 => l2 = x,
+                _ => {
+                    eprintln!("error: --l2 takes a non-negative number, not '{value}'");
                     std::process::exit(2);
                 }
             },
@@ -128,6 +147,15 @@ fn main() {
     let start_train = error(&params, &train, k);
     let start_test = error(&params, &test, k);
     eprintln!("error before: training {start_train:.6}, held out {start_test:.6}");
+
+    if let Some(epochs) = square_epochs {
+        let fitted = fit_squares(&params, &train, &test, k, epochs, l2);
+        let end_train = error_with(&params, &fitted, &train, k);
+        let end_test = error_with(&params, &fitted, &test, k);
+        eprintln!("error after: training {end_train:.6}, held out {end_test:.6}");
+        print!("{}", square_adjust_text(&fitted));
+        return;
+    }
 
     let mut best = start_train;
     for step in [8, 4, 2, 1] {
@@ -230,7 +258,12 @@ fn red_eval(params: &EvalParams, table: &SquareTable, pos: &Position) -> Value {
 
 /// Mean squared difference between results and predicted results.
 fn error(params: &EvalParams, samples: &[Sample], k: f64) -> f64 {
-    let table = SquareTable::new(params);
+    error_with(params, &SQUARE_ADJUST, samples, k)
+}
+
+/// `error` with the per-point corrections `adjust`.
+fn error_with(params: &EvalParams, adjust: &SquareAdjust, samples: &[Sample], k: f64) -> f64 {
+    let table = SquareTable::with_adjust(params, adjust);
     let total: f64 = samples
         .par_iter()
         .map(|s| {
@@ -256,4 +289,192 @@ fn fit_scale(params: &EvalParams, samples: &[Sample]) -> f64 {
         }
     }
     (lo + hi) / 2.0
+}
+
+/// The largest correction `--squares` gives a point, in centipawns: rare points get their
+/// value from few games, and a correction is a refinement of the rules, not a replacement.
+const SQUARE_LIMIT: f64 = 80.0;
+
+/// One sample as the square fit sees it: Red's evaluation now, the taper weights of a
+/// square value (from `square_sensitivity`), and its pieces as (kind × `HALF_POINTS` +
+/// point, +1 for Red or −1 for Black).
+struct SquareSample {
+    eval: f64,
+    result: f64,
+    mg: f64,
+    eg: f64,
+    pieces: Vec<(u16, f64)>,
+}
+
+impl SquareSample {
+    fn new(params: &EvalParams, table: &SquareTable, sample: &Sample) -> SquareSample {
+        let pos = &sample.pos;
+        let eval = red_eval(params, table, pos);
+        let tempo = if pos.side_to_move() == Color::Red {
+            params.tempo
+        } else {
+            -params.tempo
+        };
+        let strong = if eval - tempo > 0 {
+            Color::Red
+        } else {
+            Color::Black
+        };
+        let (mg, eg) = square_sensitivity(pos, strong);
+        let mut pieces = Vec::with_capacity(32);
+        for color in Color::BOTH {
+            let sign = if color == Color::Red { 1.0 } else { -1.0 };
+            for kind in PieceKind::ALL {
+                for sq in pos.pieces(color, kind) {
+                    let rel = if color == Color::Red {
+                        sq
+                    } else {
+                        sq.flip_rank()
+                    };
+                    let index = kind.index() * HALF_POINTS + half_point(rel.index());
+                    pieces.push((index as u16, sign));
+                }
+            }
+        }
+        SquareSample {
+            eval: eval as f64,
+            result: sample.result,
+            mg: mg as f64 / 256.0,
+            eg: eg as f64 / 256.0,
+            pieces,
+        }
+    }
+
+    /// The evaluation with corrections `delta` (middlegame, endgame per feature) added.
+    fn eval_with(&self, delta: &[(f64, f64)]) -> f64 {
+        self.eval
+            + self
+                .pieces
+                .iter()
+                .map(|&(i, sign)| {
+                    sign * (self.mg * delta[i as usize].0 + self.eg * delta[i as usize].1)
+                })
+                .sum::<f64>()
+    }
+}
+
+/// Fits per-point corrections on top of `SQUARE_ADJUST` by gradient descent (Adam, full
+/// batch, `epochs` passes) on the training error plus `l2` times the sum of squared
+/// corrections. The evaluation is linear in a square value but for integer rounding and the
+/// ending scale's choice of the leading side, both held as they are at the start.
+fn fit_squares(
+    params: &EvalParams,
+    train: &[Sample],
+    test: &[Sample],
+    k: f64,
+    epochs: usize,
+    l2: f64,
+) -> SquareAdjust {
+    let table = SquareTable::new(params);
+    let prepare = |samples: &[Sample]| -> Vec<SquareSample> {
+        samples
+            .par_iter()
+            .map(|s| SquareSample::new(params, &table, s))
+            .collect()
+    };
+    let (train, test) = (prepare(train), prepare(test));
+    let features = 7 * HALF_POINTS;
+    let slope = k * std::f64::consts::LN_10 / 400.0;
+    let predict = |e: f64| 1.0 / (1.0 + 10f64.powf(-k * e / 400.0));
+    let loss = |samples: &[SquareSample], delta: &[(f64, f64)]| -> f64 {
+        samples
+            .par_iter()
+            .map(|s| (s.result - predict(s.eval_with(delta))).powi(2))
+            .sum::<f64>()
+            / samples.len().max(1) as f64
+    };
+    let mut delta = vec![(0.0, 0.0); features];
+    let mut moment = vec![(0.0, 0.0); features];
+    let mut velocity = vec![(0.0, 0.0); features];
+    let (rate, beta1, beta2) = (0.5, 0.9, 0.999);
+    for epoch in 1..=epochs {
+        let n = train.len().max(1) as f64;
+        let gradient = train
+            .par_iter()
+            .fold(
+                || vec![(0.0, 0.0); features],
+                |mut g, s| {
+                    let p = predict(s.eval_with(&delta));
+                    let d = -2.0 * (s.result - p) * p * (1.0 - p) * slope / n;
+                    for &(i, sign) in &s.pieces {
+                        g[i as usize].0 += d * sign * s.mg;
+                        g[i as usize].1 += d * sign * s.eg;
+                    }
+                    g
+                },
+            )
+            .reduce(
+                || vec![(0.0, 0.0); features],
+                |mut a, b| {
+                    for (x, y) in a.iter_mut().zip(b) {
+                        x.0 += y.0;
+                        x.1 += y.1;
+                    }
+                    a
+                },
+            );
+        let t = epoch as i32;
+        for i in 0..features {
+            let g = (
+                gradient[i].0 + 2.0 * l2 * delta[i].0,
+                gradient[i].1 + 2.0 * l2 * delta[i].1,
+            );
+            let step = |d: &mut f64, m: &mut f64, v: &mut f64, g: f64| {
+                *m = beta1 * *m + (1.0 - beta1) * g;
+                *v = beta2 * *v + (1.0 - beta2) * g * g;
+                let m_hat = *m / (1.0 - beta1.powi(t));
+                let v_hat = *v / (1.0 - beta2.powi(t));
+                *d =
+                    (*d - rate * m_hat / (v_hat.sqrt() + 1e-12)).clamp(-SQUARE_LIMIT, SQUARE_LIMIT);
+            };
+            step(&mut delta[i].0, &mut moment[i].0, &mut velocity[i].0, g.0);
+            step(&mut delta[i].1, &mut moment[i].1, &mut velocity[i].1, g.1);
+        }
+        if epoch % 50 == 0 || epoch == epochs {
+            eprintln!(
+                "epoch {epoch}: training {:.6}, held out {:.6}",
+                loss(&train, &delta),
+                loss(&test, &delta)
+            );
+        }
+    }
+    let mut adjust = SQUARE_ADJUST;
+    for kind in 0..7 {
+        for point in 0..HALF_POINTS {
+            let (mg, eg) = delta[kind * HALF_POINTS + point];
+            adjust[kind][point].0 += mg.round() as Value;
+            adjust[kind][point].1 += eg.round() as Value;
+        }
+    }
+    adjust
+}
+
+/// The corrections as the source of `src/eval/square_adjust.rs`.
+fn square_adjust_text(adjust: &SquareAdjust) -> String {
+    let mut text = String::from(
+        "//! Per-point corrections to the square bonuses (see `SquareAdjust`). Written by\n\
+         //! `cargo run --release --example tune_eval -- --squares …`; not edited by hand.\n\n\
+         use super::SquareAdjust;\n\n\
+         #[rustfmt::skip]\n\
+         pub const SQUARE_ADJUST: SquareAdjust = [\n",
+    );
+    for (kind, points) in PieceKind::ALL.iter().zip(adjust) {
+        text += &format!(
+            "    // {kind:?}: (middlegame, endgame) by rank 0-9 (Red's view), files a-e\n    [\n"
+        );
+        for rank in points.chunks(5) {
+            let row: Vec<String> = rank
+                .iter()
+                .map(|(mg, eg)| format!("({mg:4}, {eg:4})"))
+                .collect();
+            text += &format!("        {},\n", row.join(", "));
+        }
+        text += "    ],\n";
+    }
+    text + "];\n"
 }

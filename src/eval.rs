@@ -24,6 +24,9 @@ use crate::board::attacks::{
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
+mod square_adjust;
+pub use square_adjust::SQUARE_ADJUST;
+
 /// A score in centipawns (or a mate score, see `search`).
 pub type Value = i32;
 
@@ -224,12 +227,33 @@ const fn square_bonus(p: &EvalParams, kind: PieceKind, sq: usize) -> (Value, Val
     }
 }
 
+/// Points of one half of the board split down the central file (the other half mirrors it):
+/// what a per-point correction is indexed by.
+pub const HALF_POINTS: usize = 50;
+
+/// The index among `HALF_POINTS` of point `sq` (Red's view): rank × 5 + files from the edge.
+pub const fn half_point(sq: usize) -> usize {
+    let file = sq % 9;
+    (sq / 9) * 5 + if file > 4 { 8 - file } else { file }
+}
+
+/// Per-point corrections (middlegame, endgame) to the square bonuses of each kind, indexed
+/// `[kind][half_point]`: the rules of `square_bonus` say what a player knows; these say what
+/// they miss, as fitted to game results by `examples/tune_eval.rs --squares`.
+pub type SquareAdjust = [[(Value, Value); HALF_POINTS]; 7];
+
 /// Material plus square bonus of a Red piece of each kind on each point, middlegame and
 /// endgame, indexed `[kind][point]`.
 pub struct SquareTable([[(Value, Value); SQUARES]; 7]);
 
 impl SquareTable {
+    /// The table of weights `p` with the fitted per-point corrections (`SQUARE_ADJUST`).
     pub const fn new(p: &EvalParams) -> SquareTable {
+        SquareTable::with_adjust(p, &SQUARE_ADJUST)
+    }
+
+    /// The table of weights `p` with the per-point corrections `adjust` (for the tuner).
+    pub const fn with_adjust(p: &EvalParams, adjust: &SquareAdjust) -> SquareTable {
         let mut table = [[(0, 0); SQUARES]; 7];
         let mut k = 0;
         while k < 7 {
@@ -238,7 +262,8 @@ impl SquareTable {
             let mut sq = 0;
             while sq < SQUARES {
                 let (mg, eg) = square_bonus(p, kind, sq);
-                table[k][sq] = (material_mg + mg, material_eg + eg);
+                let (adjust_mg, adjust_eg) = adjust[k][half_point(sq)];
+                table[k][sq] = (material_mg + mg + adjust_mg, material_eg + eg + adjust_eg);
                 sq += 1;
             }
             k += 1;
@@ -635,6 +660,15 @@ fn evaluate_by(p: &EvalParams, pos: &Position, acc: &Accumulator) -> Value {
     }
 }
 
+/// For the tuner: how Red's evaluation answers one centipawn more on the middlegame and on the
+/// endgame square value of a Red piece, in 256ths, when `strong` leads (the taper of the
+/// phase times the ending scale; a Black piece's answer is the negation).
+pub fn square_sensitivity(pos: &Position, strong: Color) -> (i32, i32) {
+    let phase = Accumulator::new(pos).phase.min(PHASE_MAX);
+    let scale = win_scale(pos, strong);
+    (phase * scale, (PHASE_MAX - phase) * scale)
+}
+
 /// Material value of a piece kind, for move ordering and SEE.
 pub fn piece_value(kind: PieceKind) -> Value {
     EXCHANGE_VALUES[kind.index()]
@@ -697,6 +731,37 @@ mod tests {
             assert_eq!(acc, Accumulator::new(&pos), "after {text}");
             assert_eq!(evaluate_with(&pos, &acc), evaluate(&pos));
         }
+    }
+
+    #[test]
+    fn a_square_correction_moves_the_evaluation_as_the_tuner_expects() {
+        // The tuner models a correction on one point as a linear change of Red's evaluation,
+        // its size given by `square_sensitivity`; check the model against the evaluation.
+        let fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w";
+        let pos = Position::from_fen(fen).unwrap();
+        let params = EvalParams::DEFAULT;
+        let base = evaluate_tuned(&params, &SquareTable::new(&params), &pos);
+        // Red's horses stand on c2 and g2 (one mirrored point); Black's on c7 and g7 are
+        // the same point seen from Black.
+        let point = half_point(Square::new(2, 2).index());
+        assert_eq!(point, half_point(Square::new(6, 2).index()));
+        let mut adjust = SQUARE_ADJUST;
+        adjust[PieceKind::Horse.index()][point].0 += 64;
+        adjust[PieceKind::Horse.index()][point + 20].1 += 32; // c6: no horse there
+        let table = SquareTable::with_adjust(&params, &adjust);
+        // Both sides' horses moved by the same amount: the balance holds.
+        assert_eq!(evaluate_tuned(&params, &table, &pos), base);
+        // Without Black's horses, only Red's two gain.
+        let fen = "r1bakab1r/9/1c5c1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w";
+        let pos = Position::from_fen(fen).unwrap();
+        let before = evaluate_tuned(&params, &SquareTable::new(&params), &pos);
+        let after = evaluate_tuned(&params, &table, &pos);
+        let (mg, _) = square_sensitivity(&pos, Color::Red);
+        let expected = 2 * 64 * mg / 256;
+        assert!(
+            (after - before - expected).abs() <= 2,
+            "{before} {after} {expected}"
+        );
     }
 
     #[test]
