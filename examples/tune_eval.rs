@@ -18,6 +18,11 @@
 //! the last rank, lost defenders all come late in lost games), and an unbounded fit follows
 //! those correlations to weights no player would accept. `--only a,b,c` tunes just the named
 //! weights (say, new terms) and keeps every other one as it is.
+//!
+//! `--squares EPOCHS [--l2 W]` fits, instead of the weights, a correction per piece kind and
+//! point (`chariot::eval::SquareAdjust`) on top of the table in the build, by gradient
+//! descent (Adam) on the same error plus `W` times the sum of squared corrections, and prints
+//! the source of `src/eval/square_adjust.rs`.
 
 use chariot::eval::{
     EvalParams, HALF_POINTS, SQUARE_ADJUST, SquareAdjust, SquareTable, Value, evaluate_tuned,
@@ -29,8 +34,7 @@ use chariot::{Color, PieceKind, Position};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
-const USAGE: &str =
-    "usage: tune_eval [--from WEIGHTS] [--limit PERCENT] [--only NAME,…] GAMES.pgn [MORE.pgn …]";
+const USAGE: &str = "usage: tune_eval [--from WEIGHTS] [--limit PERCENT] [--only NAME,…] [--squares EPOCHS [--l2 W]] GAMES.pgn [MORE.pgn …]";
 
 /// Plies skipped at the start of each game (the opening book's moves and the first replies).
 const SKIP_PLIES: usize = 8;
@@ -291,8 +295,8 @@ fn fit_scale(params: &EvalParams, samples: &[Sample]) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// The largest correction `--squares` gives a point, in centipawns: rare points get their
-/// value from few games, and a correction is a refinement of the rules, not a replacement.
+/// The most one `--squares` fit moves a point's correction, in centipawns: rare points get
+/// their value from few games, and a correction refines the rules, it does not replace them.
 const SQUARE_LIMIT: f64 = 80.0;
 
 /// One sample as the square fit sees it: Red's evaluation now, the taper weights of a
