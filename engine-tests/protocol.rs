@@ -305,6 +305,57 @@ fn ponder_then_ponderhit_or_stop() {
     e.expect("nobestmove");
 }
 
+/// A GUI that stops a search and at once starts the next (a ponder miss, a script) may send
+/// that search's own `stop` or `ponderhit` before the first `bestmove` is out: each goes to
+/// the search it follows, and every `go` is answered.
+#[test]
+fn commands_sent_behind_a_stopping_search_reach_the_next_one() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    for _ in 0..3 {
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+        e.send("position startpos moves h2e2");
+        e.send("go infinite");
+        e.send("stop");
+        let first = e.expect("bestmove");
+        assert!(legal_in(None, &[], &bestmove_of(&first)), "{first:?}");
+        let second = e.expect("bestmove");
+        assert!(
+            legal_in(None, &["h2e2"], &bestmove_of(&second)),
+            "{second:?}"
+        );
+
+        e.send("position startpos");
+        e.send("go infinite");
+        e.send("stop");
+        e.send("position startpos moves h2e2");
+        e.send("go ponder infinite");
+        e.send("ponderhit");
+        e.send("stop");
+        e.expect("bestmove");
+        let second = e.expect("bestmove");
+        assert!(
+            legal_in(None, &["h2e2"], &bestmove_of(&second)),
+            "{second:?}"
+        );
+        // Nothing is left running or owed: the next stop finds the engine idle.
+        e.send("stop");
+        e.expect("nobestmove");
+    }
+    // A `stop` behind a queued `position` (no `go` queued) still stops the running search.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position startpos moves h2e2");
+    e.send("stop");
+    e.expect("bestmove");
+    e.send("go depth 2");
+    let out = e.expect("bestmove");
+    assert!(legal_in(None, &["h2e2"], &bestmove_of(&out)), "{out:?}");
+}
+
 #[test]
 fn banmoves_probe_and_draw_offers() {
     let mut e = Engine::start();

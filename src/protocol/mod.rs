@@ -203,11 +203,25 @@ impl Engine {
                 .info_string(&format!("received: {}", line.trim_end()));
         }
         let must_wait = self.searching && (self.options.batch || !Self::is_immediate(&cmd));
-        if must_wait || !self.queue.is_empty() && !Self::is_immediate(&cmd) {
+        // Behind a queued `go`, a `stop` or `ponderhit` is meant for that `go`'s search, not
+        // for the one still finishing: it keeps its place in the queue.
+        let go_queued = self.queue.iter().any(|c| matches!(c, Command::Go(_)));
+        let keeps_order = if go_queued {
+            !Self::answered_out_of_turn(&cmd)
+        } else {
+            !self.queue.is_empty() && !Self::is_immediate(&cmd)
+        };
+        if must_wait || keeps_order {
             self.queue.push_back(cmd);
         } else {
             self.execute(cmd);
         }
+    }
+
+    /// Commands answered at once even when others wait in the queue: they neither change
+    /// the game state nor act on a search.
+    fn answered_out_of_turn(cmd: &Command) -> bool {
+        Self::is_immediate(cmd) && !matches!(cmd, Command::Stop | Command::PonderHit { .. })
     }
 
     /// The running search printed its answer.
@@ -215,11 +229,24 @@ impl Engine {
         self.pool.wait();
         self.searching = false;
         self.open_ended = false;
-        while !self.searching && !self.quit {
-            let Some(cmd) = self.queue.pop_front() else {
-                break;
+        self.run_queue();
+    }
+
+    /// Runs the queued commands in order: all of them while no search runs, and once a
+    /// queued `go` has started one, those that act at once during a search (its `stop`, its
+    /// `ponderhit`), up to the first that must wait for its `bestmove`.
+    fn run_queue(&mut self) {
+        while !self.quit {
+            let runnable = match self.queue.front() {
+                None => break,
+                Some(cmd) => !self.searching || !self.options.batch && Self::is_immediate(cmd),
             };
-            self.execute(cmd);
+            if !runnable {
+                break;
+            }
+            if let Some(cmd) = self.queue.pop_front() {
+                self.execute(cmd);
+            }
         }
     }
 
