@@ -345,6 +345,26 @@ fn commands_sent_behind_a_stopping_search_reach_the_next_one() {
         e.send("stop");
         e.expect("nobestmove");
     }
+    // A `go` sent into a running search that was never stopped waits its turn; the first
+    // `stop` is for the running search, the next for the waiting one.
+    e.send("position startpos");
+    e.send("go infinite");
+    e.send("position startpos moves h2e2");
+    e.send("go ponder infinite");
+    e.send("isready");
+    e.expect("readyok");
+    e.send("stop");
+    let first = e.expect("bestmove");
+    assert!(legal_in(None, &[], &bestmove_of(&first)), "{first:?}");
+    let early = e.silent_for(Duration::from_millis(300));
+    assert!(!early.iter().any(|l| l.contains("bestmove")), "{early:?}");
+    e.send("ponderhit");
+    e.send("stop");
+    let second = e.expect("bestmove");
+    assert!(
+        legal_in(None, &["h2e2"], &bestmove_of(&second)),
+        "{second:?}"
+    );
     // A `stop` behind a queued `position` (no `go` queued) still stops the running search.
     e.send("position startpos");
     e.send("go infinite");
@@ -714,4 +734,74 @@ fn thousands_of_random_lines() {
     e.expect("bestmove");
     e.send("quit");
     assert!(e.exits_within(Duration::from_secs(30)).success());
+}
+
+/// A GUI or script firing whole commands faster than searches end, `go` into running
+/// searches included: every `go` is answered by exactly one `bestmove` once the searches
+/// still open are stopped, and the engine never stalls.
+#[test]
+fn every_go_in_a_rapid_stream_is_answered_once() {
+    let mut state = 0x5eed_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let commands = [
+        "go infinite",
+        "go ponder infinite",
+        "go depth 4",
+        "go depth 7",
+        "go nodes 2000",
+        "go time 300 increment 0",
+        "go ponder time 300 increment 0",
+        "go draw depth 3",
+        "stop",
+        "ponderhit",
+        "ponderhit draw",
+        "isready",
+        "position startpos",
+        "position startpos moves h2e2",
+        "banmoves h2e2",
+        "setoption threads 2",
+        "setoption threads 1",
+        "setoption hashsize 4",
+        "setoption newgame",
+        "probe startpos",
+    ];
+    for round in 0..4 {
+        let mut e = Engine::start();
+        e.send("ucci");
+        e.expect("ucciok");
+        let mut gos = 0;
+        for _ in 0..60 {
+            let cmd = commands[(next() % commands.len() as u64) as usize];
+            gos += usize::from(cmd.starts_with("go"));
+            e.send(cmd);
+            if next() % 5 == 0 {
+                std::thread::sleep(Duration::from_millis(next() % 40));
+            }
+        }
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let mut answers = 0;
+        while answers < gos {
+            assert!(
+                Instant::now() < deadline,
+                "round {round}: {answers} of {gos} answered"
+            );
+            e.send("stop");
+            answers += e
+                .silent_for(Duration::from_millis(100))
+                .iter()
+                .filter(|l| l.starts_with("bestmove"))
+                .count();
+        }
+        assert_eq!(answers, gos, "round {round}");
+        e.send("stop");
+        let rest = e.until(Duration::from_secs(10), |l| l == "nobestmove");
+        assert!(!has_line(&rest, "bestmove"), "round {round}: {rest:?}");
+        e.send("quit");
+        assert!(e.exits_within(Duration::from_secs(10)).success());
+    }
 }

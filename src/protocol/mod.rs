@@ -135,6 +135,10 @@ pub struct Engine {
     searching: bool,
     /// The running search waits for `stop` (infinite) or `ponderhit`.
     open_ended: bool,
+    /// The running search ponders and has had no `ponderhit` yet.
+    pondering: bool,
+    /// The running search has been told to stop (and is finishing).
+    stopping: bool,
     draw_offered: Arc<AtomicBool>,
     /// The running search's `answered` flag (see `ProtocolReporter`).
     answered: Arc<AtomicBool>,
@@ -157,6 +161,8 @@ impl Engine {
             banned: Vec::new(),
             searching: false,
             open_ended: false,
+            pondering: false,
+            stopping: false,
             draw_offered: Arc::new(AtomicBool::new(false)),
             answered: Arc::new(AtomicBool::new(false)),
             queue: VecDeque::new(),
@@ -207,7 +213,7 @@ impl Engine {
         // for the one still finishing: it keeps its place in the queue.
         let go_queued = self.queue.iter().any(|c| matches!(c, Command::Go(_)));
         let keeps_order = if go_queued {
-            !Self::answered_out_of_turn(&cmd)
+            !Self::answered_out_of_turn(&cmd) && !self.acts_on_running_search(&cmd)
         } else {
             !self.queue.is_empty() && !Self::is_immediate(&cmd)
         };
@@ -224,11 +230,24 @@ impl Engine {
         Self::is_immediate(cmd) && !matches!(cmd, Command::Stop | Command::PonderHit { .. })
     }
 
+    /// Is this `stop` or `ponderhit` still news to the running search? A search already told
+    /// to stop (or already hit) has had its own, so a second one is for the queued `go`.
+    fn acts_on_running_search(&self, cmd: &Command) -> bool {
+        let live = self.searching && !self.stopping;
+        match cmd {
+            Command::Stop => live,
+            Command::PonderHit { .. } => live && self.pondering,
+            _ => false,
+        }
+    }
+
     /// The running search printed its answer.
     fn search_finished(&mut self) {
         self.pool.wait();
         self.searching = false;
         self.open_ended = false;
+        self.pondering = false;
+        self.stopping = false;
         self.run_queue();
     }
 
@@ -275,11 +294,13 @@ impl Engine {
                     if draw {
                         self.draw_offered.store(true, Ordering::Relaxed);
                     }
+                    self.pondering = false;
                     self.pool.ponderhit();
                 }
             }
             Command::Stop => {
                 if self.searching {
+                    self.stopping = true;
                     self.pool.stop();
                 } else if self.dialect == Dialect::Ucci {
                     self.out.line("nobestmove");
@@ -644,6 +665,8 @@ impl Engine {
             done: self.done_tx.clone(),
         });
         self.open_ended = limits.infinite || go.ponder;
+        self.pondering = go.ponder;
+        self.stopping = false;
         self.pool.start(&self.pos, limits, go.ponder, reporter);
         self.searching = true;
     }
