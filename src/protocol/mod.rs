@@ -209,8 +209,8 @@ impl Engine {
                 .info_string(&format!("received: {}", line.trim_end()));
         }
         let must_wait = self.searching && (self.options.batch || !Self::is_immediate(&cmd));
-        // Behind a queued `go`, a `stop` or `ponderhit` is meant for that `go`'s search, not
-        // for the one still finishing: it keeps its place in the queue.
+        // Behind a queued `go`, a `stop` or `ponderhit` the running search has already had is
+        // meant for that `go`'s search: it keeps its place in the queue.
         let go_queued = self.queue.iter().any(|c| matches!(c, Command::Go(_)));
         let keeps_order = if go_queued {
             !Self::answered_out_of_turn(&cmd) && !self.acts_on_running_search(&cmd)
