@@ -313,67 +313,62 @@ fn commands_sent_behind_a_stopping_search_reach_the_next_one() {
     let mut e = Engine::start();
     e.send("ucci");
     e.expect("ucciok");
+    // Waits for a `bestmove` and checks it is legal after `moves` from the start.
+    let answer_after = |e: &mut Engine, moves: &[&str]| {
+        let out = e.expect("bestmove");
+        assert!(legal_in(None, moves, &bestmove_of(&out)), "{out:?}");
+    };
+    let stop_then = |e: &mut Engine, next: &[&str]| {
+        for line in ["position startpos", "go infinite", "stop"]
+            .iter()
+            .chain(["position startpos moves h2e2"].iter())
+            .chain(next)
+        {
+            e.send(line);
+        }
+    };
     for _ in 0..3 {
-        e.send("position startpos");
-        e.send("go infinite");
-        e.send("stop");
-        e.send("position startpos moves h2e2");
-        e.send("go infinite");
-        e.send("stop");
-        let first = e.expect("bestmove");
-        assert!(legal_in(None, &[], &bestmove_of(&first)), "{first:?}");
-        let second = e.expect("bestmove");
-        assert!(
-            legal_in(None, &["h2e2"], &bestmove_of(&second)),
-            "{second:?}"
-        );
-
-        e.send("position startpos");
-        e.send("go infinite");
-        e.send("stop");
-        e.send("position startpos moves h2e2");
-        e.send("go ponder infinite");
-        e.send("ponderhit");
-        e.send("stop");
-        e.expect("bestmove");
-        let second = e.expect("bestmove");
-        assert!(
-            legal_in(None, &["h2e2"], &bestmove_of(&second)),
-            "{second:?}"
-        );
+        stop_then(&mut e, &["go infinite", "stop"]);
+        answer_after(&mut e, &[]);
+        answer_after(&mut e, &["h2e2"]);
+        stop_then(&mut e, &["go ponder infinite", "ponderhit", "stop"]);
+        answer_after(&mut e, &[]);
+        answer_after(&mut e, &["h2e2"]);
         // Nothing is left running or owed: the next stop finds the engine idle.
         e.send("stop");
         e.expect("nobestmove");
     }
     // A `go` sent into a running search that was never stopped waits its turn; the first
     // `stop` is for the running search, the next for the waiting one.
-    e.send("position startpos");
-    e.send("go infinite");
-    e.send("position startpos moves h2e2");
-    e.send("go ponder infinite");
-    e.send("isready");
+    for line in [
+        "position startpos",
+        "go infinite",
+        "position startpos moves h2e2",
+        "go ponder infinite",
+        "isready",
+    ] {
+        e.send(line);
+    }
     e.expect("readyok");
     e.send("stop");
-    let first = e.expect("bestmove");
-    assert!(legal_in(None, &[], &bestmove_of(&first)), "{first:?}");
+    answer_after(&mut e, &[]);
     let early = e.silent_for(Duration::from_millis(300));
     assert!(!early.iter().any(|l| l.contains("bestmove")), "{early:?}");
     e.send("ponderhit");
     e.send("stop");
-    let second = e.expect("bestmove");
-    assert!(
-        legal_in(None, &["h2e2"], &bestmove_of(&second)),
-        "{second:?}"
-    );
+    answer_after(&mut e, &["h2e2"]);
     // A `stop` behind a queued `position` (no `go` queued) still stops the running search.
-    e.send("position startpos");
-    e.send("go infinite");
-    e.send("position startpos moves h2e2");
-    e.send("stop");
-    e.expect("bestmove");
+    for line in [
+        "position startpos",
+        "go infinite",
+        "position startpos moves h2e2",
+        "stop",
+    ] {
+        e.send(line);
+    }
+    answer_after(&mut e, &[]);
     e.send("go depth 2");
-    let out = e.expect("bestmove");
-    assert!(legal_in(None, &["h2e2"], &bestmove_of(&out)), "{out:?}");
+    answer_after(&mut e, &["h2e2"]);
 }
 
 #[test]
@@ -631,16 +626,20 @@ fn bad_input_never_breaks_the_engine() {
     assert!(e.exits_within(Duration::from_secs(5)).success());
 }
 
-#[test]
-fn thousands_of_random_lines() {
-    // A small deterministic generator, so a failure can be replayed.
-    let mut state = 0x2107_u64;
-    let mut next = move || {
+/// A small deterministic random generator (xorshift), so a failure can be replayed.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
         state
-    };
+    }
+}
+
+#[test]
+fn thousands_of_random_lines() {
+    let mut next = xorshift(0x2107);
     let words = [
         "ucci",
         "uci",
@@ -741,13 +740,7 @@ fn thousands_of_random_lines() {
 /// still open are stopped, and the engine never stalls.
 #[test]
 fn every_go_in_a_rapid_stream_is_answered_once() {
-    let mut state = 0x5eed_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x5eed);
     let commands = [
         "go infinite",
         "go ponder infinite",
