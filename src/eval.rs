@@ -130,7 +130,7 @@ eval_params! {
     /// that is blocked, attacked or faced by the other king.
     cornering: 30,
     /// Having the move.
-    tempo: 2,
+    tempo: 10,
 }
 
 /// Game phase: horses and cannons count 1, chariots 2; 16 is the full board.
