@@ -208,7 +208,7 @@ impl Engine {
             self.out
                 .info_string(&format!("received: {}", line.trim_end()));
         }
-        let must_wait = self.searching && (self.options.batch || !Self::is_immediate(&cmd));
+        let must_wait = self.must_wait(&cmd);
         // Behind a queued `go`, a `stop` or `ponderhit` the running search has already had is
         // meant for that `go`'s search: it keeps its place in the queue.
         let go_queued = self.queue.iter().any(|c| matches!(c, Command::Go(_)));
@@ -222,6 +222,12 @@ impl Engine {
         } else {
             self.execute(cmd);
         }
+    }
+
+    /// Must this command wait for the running search's `bestmove`? All do in batch mode, and
+    /// otherwise all but those that act at once (`is_immediate`).
+    fn must_wait(&self, cmd: &Command) -> bool {
+        self.searching && (self.options.batch || !Self::is_immediate(cmd))
     }
 
     /// Commands answered at once even when others wait in the queue: they neither change
@@ -255,14 +261,7 @@ impl Engine {
     /// queued `go` has started one, those that act at once during a search (its `stop`, its
     /// `ponderhit`), up to the first that must wait for its `bestmove`.
     fn run_queue(&mut self) {
-        while !self.quit {
-            let runnable = match self.queue.front() {
-                None => break,
-                Some(cmd) => !self.searching || !self.options.batch && Self::is_immediate(cmd),
-            };
-            if !runnable {
-                break;
-            }
+        while !self.quit && self.queue.front().is_some_and(|cmd| !self.must_wait(cmd)) {
             if let Some(cmd) = self.queue.pop_front() {
                 self.execute(cmd);
             }
@@ -666,7 +665,6 @@ impl Engine {
         });
         self.open_ended = limits.infinite || go.ponder;
         self.pondering = go.ponder;
-        self.stopping = false;
         self.pool.start(&self.pos, limits, go.ponder, reporter);
         self.searching = true;
     }
