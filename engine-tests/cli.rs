@@ -156,15 +156,26 @@ fn analyze_prints_iterations_in_text_and_json() {
         "{text}"
     );
 
-    // Mate is reported as mate.
-    let out = chariot(&[
-        "analyze",
-        "--fen",
-        "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
-        "--depth",
-        "3",
-    ]);
-    assert!(stdout(&out).contains("mate 1"), "{}", stdout(&out));
+    // Mate is reported as mate; the position may also be given without `--fen`.
+    for args in [
+        &[
+            "analyze",
+            "--fen",
+            "4k4/R8/9/9/9/9/9/9/9/1R1K5 w",
+            "--depth",
+            "3",
+        ][..],
+        &["analyze", "4k4/R8/9/9/9/9/9/9/9/1R1K5 w", "--depth", "3"][..],
+    ] {
+        let out = chariot(args);
+        assert!(stdout(&out).contains("mate 1"), "{}", stdout(&out));
+    }
+    let out = chariot(&["analyze", "startpos", "--moves", "h2e2", "--depth", "2"]);
+    assert!(
+        stdout(&out).contains("FEN: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
@@ -175,6 +186,8 @@ fn analyze_refuses_bad_arguments() {
         &["analyze", "--time", "nan"][..],
         &["analyze", "--fen", "nonsense", "--depth", "3"][..],
         &["analyze", "--depth", "3", "--moves", "a0a9"][..],
+        &["analyze", "startpos", "--fen", "startpos", "--depth", "3"][..],
+        &["analyze", "nonsense", "--depth", "3"][..],
     ] {
         let out = chariot(args);
         assert!(!out.status.success(), "{args:?}");

@@ -210,12 +210,25 @@ pub struct AnalyzeArgs {
 /// A position given on the command line: a FEN (or `startpos`) and moves played from it.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
+    /// The position: `startpos` (the default) or a FEN in quotes, the same as `--fen`.
+    #[arg(value_name = "POSITION", conflicts_with = "fen")]
+    pub position: Option<String>,
     /// The position as FEN, or `startpos` for the starting position.
-    #[arg(long, default_value = "startpos")]
-    pub fen: String,
+    #[arg(long)]
+    pub fen: Option<String>,
     /// Moves (ICCS, e.g. h2e2) played from that position first.
     #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The FEN (or `startpos`) given, by either spelling.
+    pub fn fen(&self) -> &str {
+        self.position
+            .as_deref()
+            .or(self.fen.as_deref())
+            .unwrap_or("startpos")
+    }
 }
 
 #[derive(Args, Debug)]

@@ -65,7 +65,7 @@ fn parse_fen(text: &str) -> Result<Position, String> {
 
 /// Builds the position a command line names, or says what is wrong with it.
 fn load_position(args: &PositionArgs) -> Result<Position, String> {
-    let mut pos = parse_fen(&args.fen)?;
+    let mut pos = parse_fen(args.fen())?;
     for text in &args.moves {
         let mv = pos.parse_move(text).map_err(|e| e.to_string())?;
         pos.make_move(mv);
