@@ -59,6 +59,19 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         pos.check_evasions().len(),
         if pos.in_check() { legal.len() } else { 0 }
     );
+    // The quiet-check generator: a subsequence of the quiet moves that keeps every check.
+    let mut quiets = chariot::position::MoveList::new();
+    pos.generate(GenKind::Quiets, &mut quiets);
+    let candidates = pos.quiet_check_candidates();
+    let mut rest = quiets.iter();
+    for &mv in candidates.iter() {
+        prop_assert!(
+            rest.any(|&q| q == mv),
+            "{} out of order in {}",
+            mv,
+            pos.to_fen()
+        );
+    }
     for &mv in legal.iter() {
         let mut after = pos.clone();
         after.make_move(mv);
@@ -69,6 +82,14 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
             mv,
             pos.to_fen()
         );
+        if after.in_check() && pos.piece_on(mv.to()).is_none() {
+            prop_assert!(
+                candidates.contains(mv),
+                "quiet check {} missed in {}",
+                mv,
+                pos.to_fen()
+            );
+        }
         // Nobody ever captures a king.
         prop_assert_ne!(
             pos.piece_on(mv.to()).map(|p| p.kind()),

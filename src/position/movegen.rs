@@ -11,7 +11,7 @@
 //! answer it at all — get the full test (`keeps_king_safe`). In the bulk-counting perft the
 //! unaffected targets of a piece are counted with one popcount.
 
-use super::Position;
+use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
     ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS, cannon_captures,
@@ -294,7 +294,7 @@ impl Position {
     /// Calls `visit(from, targets)` for every piece of the side to move with its pseudo-legal
     /// targets of the requested kind.
     #[inline(always)]
-    fn for_each_pseudo(&self, kind: GenKind, mut visit: impl FnMut(Square, Bitboard)) {
+    fn for_each_pseudo(&self, kind: GenKind, mut visit: impl FnMut(PieceKind, Square, Bitboard)) {
         let us = self.side;
         let own = self.color_pieces(us);
         let enemy = self.color_pieces(us.opponent());
@@ -306,7 +306,11 @@ impl Position {
         };
         let occ = self.occupancy;
         for from in self.pieces(us, PieceKind::Chariot) {
-            visit(from, chariot_attacks(from, occ) & targets);
+            visit(
+                PieceKind::Chariot,
+                from,
+                chariot_attacks(from, occ) & targets,
+            );
         }
         for from in self.pieces(us, PieceKind::Cannon) {
             let bb = match kind {
@@ -317,22 +321,34 @@ impl Position {
                     (lines.slide & empty) | (lines.cannon & enemy)
                 }
             };
-            visit(from, bb);
+            visit(PieceKind::Cannon, from, bb);
         }
         for from in self.pieces(us, PieceKind::Horse) {
-            visit(from, horse_attacks(from, occ.normal) & targets);
+            visit(
+                PieceKind::Horse,
+                from,
+                horse_attacks(from, occ.normal) & targets,
+            );
         }
         for from in self.pieces(us, PieceKind::Pawn) {
-            visit(from, pawn_moves(us, from) & targets);
+            visit(PieceKind::Pawn, from, pawn_moves(us, from) & targets);
         }
         for from in self.pieces(us, PieceKind::Elephant) {
-            visit(from, elephant_moves(from, occ.normal) & targets);
+            visit(
+                PieceKind::Elephant,
+                from,
+                elephant_moves(from, occ.normal) & targets,
+            );
         }
         for from in self.pieces(us, PieceKind::Advisor) {
-            visit(from, ADVISOR_MOVES[from.index()] & targets);
+            visit(
+                PieceKind::Advisor,
+                from,
+                ADVISOR_MOVES[from.index()] & targets,
+            );
         }
         for from in self.pieces(us, PieceKind::King) {
-            visit(from, KING_MOVES[from.index()] & targets);
+            visit(PieceKind::King, from, KING_MOVES[from.index()] & targets);
         }
     }
 
@@ -379,8 +395,32 @@ impl Position {
     /// Generates the legal moves of the requested kind with legality data computed once for
     /// the node (see `king_zone_knowing`).
     pub fn generate_in(&self, kind: GenKind, zone: &KingZone, list: &mut MoveList) {
-        self.for_each_pseudo(kind, |from, targets| {
+        self.for_each_pseudo(kind, |_, from, targets| {
             self.push_legal(zone, from, targets, list)
+        });
+    }
+
+    /// Generates the legal quiet moves that may give check, a superset of the quiet checks
+    /// (`gives_check_with` decides), in the order `generate_in` lists them: the moves of a
+    /// piece that could uncover a check, and the others' moves onto a point where their own
+    /// kind could check or where they would screen a cannon (see `CheckInfo`).
+    pub fn generate_quiet_checks_in(&self, zone: &KingZone, info: &CheckInfo, list: &mut MoveList) {
+        self.for_each_pseudo(GenKind::Quiets, |kind, from, targets| {
+            let targets = if info.uncovering.contains(from) {
+                targets
+            } else {
+                let checking = match kind {
+                    PieceKind::Chariot | PieceKind::King => info.open_lines,
+                    PieceKind::Cannon => info.lines & !info.open_lines,
+                    PieceKind::Horse => info.horse_checks,
+                    PieceKind::Pawn => info.pawn_checks,
+                    PieceKind::Advisor | PieceKind::Elephant => Bitboard::EMPTY,
+                };
+                targets & (checking | info.screens)
+            };
+            if targets.any() {
+                self.push_legal(zone, from, targets, list)
+            }
         });
     }
 
@@ -408,10 +448,18 @@ impl Position {
         list
     }
 
+    /// The legal quiet moves that may give check (every quiet check among them, in the
+    /// order of the quiet moves; see `generate_quiet_checks_in`).
+    pub fn quiet_check_candidates(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_quiet_checks_in(&self.king_zone(), &self.check_info(), &mut list);
+        list
+    }
+
     /// Pseudo-legal moves: by the pieces' movement rules, ignoring the own king's safety.
     pub fn pseudo_legal_moves(&self, kind: GenKind) -> MoveList {
         let mut list = MoveList::new();
-        self.for_each_pseudo(kind, |from, targets| {
+        self.for_each_pseudo(kind, |_, from, targets| {
             for to in targets {
                 list.push(Move::new(from, to));
             }
@@ -428,7 +476,7 @@ impl Position {
     fn count_legal_moves_inline(&self) -> u64 {
         let zone = self.king_zone();
         let mut count = 0u64;
-        self.for_each_pseudo(GenKind::All, |from, targets| {
+        self.for_each_pseudo(GenKind::All, |_, from, targets| {
             // Kept tiny so it inlines into every piece loop; the rare full tests live apart.
             let targets = Self::possible_targets(&zone, from, targets);
             let doubtful = if Self::needs_full_test(&zone, from) {

@@ -194,6 +194,15 @@ impl<'a> MovePicker<'a> {
         pos.generate_in(kind, &zone, &mut self.buf.moves);
     }
 
+    /// The quiet moves that may give check (see `generate_quiet_checks_in`).
+    fn generate_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
+        let in_check = self.in_check;
+        let zone = *self
+            .zone
+            .get_or_insert_with(|| pos.king_zone_knowing(in_check));
+        pos.generate_quiet_checks_in(&zone, info, &mut self.buf.moves);
+    }
+
     /// Most valuable victim first, least valuable attacker next, shifted by the capture
     /// history (a quarter of it: at most about two pawns' worth of victim value).
     fn capture_score(pos: &Position, mv: Move, histories: &Histories) -> i32 {
@@ -353,13 +362,15 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::GenerateQuiets => {
                     self.buf.moves.clear();
-                    self.generate(pos, GenKind::Quiets);
                     if self.only_quiet_checks
-                        && let Some(info) = &self.check_info
+                        && let Some(info) = self.check_info
                     {
-                        // Dropping the others keeps the checks in their generation order,
-                        // so they sort as they would have among all the quiet moves.
-                        self.buf.moves.retain(|mv| pos.gives_check_with(info, mv));
+                        // Only the checks, in their generation order, so they sort as they
+                        // would have among all the quiet moves.
+                        self.generate_quiet_checks(pos, &info);
+                        self.buf.moves.retain(|mv| pos.gives_check_with(&info, mv));
+                    } else {
+                        self.generate(pos, GenKind::Quiets);
                     }
                     let side = pos.side_to_move().index();
                     let PickerBuffers { moves, scores, .. } = &mut *self.buf;
@@ -391,8 +402,9 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::GenerateQuietChecks => {
                     self.buf.moves.clear();
-                    self.generate(pos, GenKind::Quiets);
-                    self.check_info = Some(pos.check_info());
+                    let info = pos.check_info();
+                    self.generate_quiet_checks(pos, &info);
+                    self.check_info = Some(info);
                     self.next = 0;
                     self.stage = Stage::QuietChecks;
                 }
