@@ -412,17 +412,22 @@ impl Occupancy {
         }
         next
     }
-
-    #[inline]
-    fn rank_bits(self, sq: Square) -> usize {
-        (self.normal >> (sq.rank() as u32 * 9)) as usize & 0x1ff
-    }
-
-    #[inline]
-    fn file_bits(self, sq: Square) -> usize {
-        (self.transposed >> (sq.file() as u32 * 10)) as usize & 0x3ff
-    }
 }
+
+/// Per point (indexed up to 127, so a masked index needs no bounds check): its file, its
+/// rank, and the shifts of its rank in the normal occupancy (rank × 9) and of its file in
+/// the transposed one (file × 10). A load each, where dividing the index by 9 costs several
+/// instructions, and every slider lookup needs them.
+static POINT_COORDS: [[u8; 4]; 128] = {
+    let mut table = [[0u8; 4]; 128];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (file, rank) = ((sq % 9) as u8, (sq / 9) as u8);
+        table[sq] = [file, rank, rank * 9, file * 10];
+        sq += 1;
+    }
+    table
+};
 
 /// Where a point's two lines are looked up: its file and rank, and the occupancy of its rank
 /// and of its file as table indices. The lookups mask their indices and shifts: no-ops on a
@@ -432,6 +437,8 @@ impl Occupancy {
 struct LinePoint {
     file: usize,
     rank: usize,
+    /// `rank * 9`: where the rank starts in the normal occupancy.
+    rank_shift: u32,
     rank_occ: usize,
     file_occ: usize,
 }
@@ -439,11 +446,13 @@ struct LinePoint {
 impl LinePoint {
     #[inline(always)]
     fn new(sq: Square, occ: Occupancy) -> LinePoint {
+        let [file, rank, rank_shift, file_shift] = POINT_COORDS[sq.index() & 127];
         LinePoint {
-            file: sq.file() as usize,
-            rank: sq.rank() as usize,
-            rank_occ: occ.rank_bits(sq),
-            file_occ: occ.file_bits(sq),
+            file: file as usize,
+            rank: rank as usize,
+            rank_shift: rank_shift as u32,
+            rank_occ: (occ.normal >> (rank_shift & 127)) as usize & 0x1ff,
+            file_occ: (occ.transposed >> (file_shift & 127)) as usize & 0x3ff,
         }
     }
 
@@ -451,7 +460,7 @@ impl LinePoint {
     /// its file.
     #[inline(always)]
     fn place(self, along_rank: u32, along_file: u32) -> Bitboard {
-        let on_rank = ((along_rank & 0x1ff) as u128) << (self.rank * 9);
+        let on_rank = ((along_rank & 0x1ff) as u128) << (self.rank_shift & 127);
         let on_file_a = FILE_SPREAD[along_file as usize & 0x3ff];
         let (low, high) = (on_file_a as u64, (on_file_a >> 64) as u64);
         let shift = self.file as u32 & 15;
