@@ -1145,7 +1145,13 @@ impl Worker {
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
-        while let Some(mv) = picker.next(&self.pos, &self.histories) {
+        loop {
+            if !in_check {
+                picker.set_delta_floor(alpha - stand_pat - self.params.delta_margin);
+            }
+            let Some(mv) = picker.next(&self.pos, &self.histories) else {
+                break;
+            };
             move_count += 1;
             let gives_check = self
                 .pos

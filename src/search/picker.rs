@@ -79,8 +79,11 @@ pub struct MovePicker<'a> {
     /// Main search: the search prunes every quiet move from here on unless it gives check
     /// (see `keep_only_quiet_checks`), so no other quiet move is handed out.
     only_quiet_checks: bool,
-    /// The opponent king's data for the quiet-check tests, made when first needed.
+    /// The opponent king's data for the check tests, made when first needed.
     check_info: Option<CheckInfo>,
+    /// Quiescence: captures of a victim worth at most this are dropped by delta pruning
+    /// unless they give check (see `set_delta_floor`).
+    delta_floor: i32,
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
     zone: Option<KingZone>,
@@ -126,6 +129,7 @@ impl<'a> MovePicker<'a> {
             quiet_checks: false,
             only_quiet_checks: false,
             check_info: None,
+            delta_floor: i32::MIN,
             in_check,
             zone: None,
             buf,
@@ -177,6 +181,20 @@ impl<'a> MovePicker<'a> {
     pub fn keep_only_quiet_checks(&mut self, info: &CheckInfo) {
         self.only_quiet_checks = true;
         self.check_info.get_or_insert(*info);
+    }
+
+    /// Quiescence, before each `next`: the search's delta pruning drops a capture of a victim
+    /// worth at most `floor` unless it gives check, so such captures are not put through SEE,
+    /// and only the checking ones are handed out (which SEE would have passed or, losing,
+    /// handed out for their check anyway: the same moves in the same order).
+    pub fn set_delta_floor(&mut self, floor: i32) {
+        self.delta_floor = floor;
+    }
+
+    /// Does `mv` give check? (With the opponent king's data kept for the node.)
+    fn checks(&mut self, pos: &Position, mv: Move) -> bool {
+        let info = self.check_info.get_or_insert_with(|| pos.check_info());
+        pos.gives_check_with(info, mv)
     }
 
     /// Whether a quiet move is still wanted: under `keep_only_quiet_checks`, only a check.
@@ -320,6 +338,16 @@ impl<'a> MovePicker<'a> {
                 Stage::GoodCaptures => match self.take_best() {
                     Some(mv) if mv == self.tt_move => {}
                     Some(mv) => {
+                        if self.captures_only
+                            && pos
+                                .piece_on(mv.to())
+                                .is_some_and(|v| piece_value(v.kind()) <= self.delta_floor)
+                        {
+                            if self.checks(pos, mv) {
+                                return Some(mv);
+                            }
+                            continue;
+                        }
                         if pos.see_ge(mv, 0) {
                             return Some(mv);
                         }
@@ -328,7 +356,7 @@ impl<'a> MovePicker<'a> {
                         // tries them all, last.
                         if !self.captures_only {
                             self.buf.bad.push(mv);
-                        } else if pos.gives_check(mv) {
+                        } else if self.checks(pos, mv) {
                             return Some(mv);
                         }
                     }
