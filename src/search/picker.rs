@@ -209,7 +209,24 @@ impl<'a> MovePicker<'a> {
         let zone = *self
             .zone
             .get_or_insert_with(|| pos.king_zone_knowing(in_check));
-        pos.generate_in(kind, &zone, &mut self.buf.moves);
+        // The captures leave their doubtful legality tests to the moment they are taken: a
+        // node that cuts off on an early capture never tests the others. Their scores are
+        // distinct (see `GenerateCaptures`), so which of them are still in the list does not
+        // change the order in which the legal ones are taken. (Deferring the quiet moves'
+        // tests cost more than it saved: most quiet moves of a node that reaches them are
+        // taken.)
+        if kind == GenKind::Captures {
+            pos.generate_deferred_in(kind, &zone, &mut self.buf.moves);
+        } else {
+            pos.generate_in(kind, &zone, &mut self.buf.moves);
+        }
+    }
+
+    /// May a generated move be played? (See `generate`.)
+    #[inline(always)]
+    fn playable(&self, pos: &Position, mv: Move) -> bool {
+        let zone = self.zone.as_ref().expect("set by the generation");
+        !zone.needs_test(mv) || pos.keeps_king_safe(mv)
     }
 
     /// The quiet moves that may give check (see `generate_quiet_checks_in`).
@@ -328,15 +345,18 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::GenerateCaptures => {
                     self.generate(pos, GenKind::Captures);
+                    // Equal scores are broken by generation order, packed into the score:
+                    // every score distinct, so selection takes them in one fixed order.
                     let PickerBuffers { moves, scores, .. } = &mut *self.buf;
-                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
-                        *score = Self::capture_score(pos, mv, histories);
+                    for (i, (score, &mv)) in scores.iter_mut().zip(moves.iter()).enumerate() {
+                        *score = Self::capture_score(pos, mv, histories) * MAX_MOVES as i32
+                            + (MAX_MOVES - 1 - i) as i32;
                     }
                     self.next = 0;
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => match self.take_best() {
-                    Some(mv) if mv == self.tt_move => {}
+                    Some(mv) if mv == self.tt_move || !self.playable(pos, mv) => {}
                     Some(mv) => {
                         if self.captures_only
                             && pos
@@ -483,6 +503,10 @@ mod tests {
             crate::position::START_FEN,
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 0 1",
             "4k4/9/9/9/4p4/9/9/4C4/9/3K5 b - - 0 1",
+            // The chariot on e2 is pinned (its capture on d2 is illegal), and the king may not
+            // take the pawn on d1, which the pawn on d2 guards: captures whose legality
+            // test the picker leaves to the moment it takes them.
+            "3r1k3/9/9/9/4r4/9/9/3pR4/3p5/4K4 w - - 0 1",
         ];
         let histories = Histories::new();
         for fen in fens {
