@@ -1141,7 +1141,6 @@ impl Worker {
             .split_first_mut()
             .expect("a picker buffer for every ply");
         let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check, first, buf);
-        let mut check_info = None;
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;
@@ -1153,9 +1152,7 @@ impl Worker {
                 break;
             };
             move_count += 1;
-            let gives_check = self
-                .pos
-                .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
+            let gives_check = picker.gives_check(&self.pos, mv);
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 let gain = self

@@ -191,8 +191,9 @@ impl<'a> MovePicker<'a> {
         self.delta_floor = floor;
     }
 
-    /// Does `mv` give check? (With the opponent king's data kept for the node.)
-    fn checks(&mut self, pos: &Position, mv: Move) -> bool {
+    /// Does `mv` give check? The opponent king's data is made once for the node and shared
+    /// by the picker's own tests and its caller's (quiescence asks about every move).
+    pub fn gives_check(&mut self, pos: &Position, mv: Move) -> bool {
         let info = self.check_info.get_or_insert_with(|| pos.check_info());
         pos.gives_check_with(info, mv)
     }
@@ -363,7 +364,7 @@ impl<'a> MovePicker<'a> {
                                 .piece_on(mv.to())
                                 .is_some_and(|v| piece_value(v.kind()) <= self.delta_floor)
                         {
-                            if self.checks(pos, mv) {
+                            if self.gives_check(pos, mv) {
                                 return Some(mv);
                             }
                             continue;
@@ -376,7 +377,7 @@ impl<'a> MovePicker<'a> {
                         // tries them all, last.
                         if !self.captures_only {
                             self.buf.bad.push(mv);
-                        } else if self.checks(pos, mv) {
+                        } else if self.gives_check(pos, mv) {
                             return Some(mv);
                         }
                     }
@@ -450,9 +451,8 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::GenerateQuietChecks => {
                     self.buf.moves.clear();
-                    let info = pos.check_info();
+                    let info = *self.check_info.get_or_insert_with(|| pos.check_info());
                     self.generate_quiet_checks(pos, &info);
-                    self.check_info = Some(info);
                     self.next = 0;
                     self.stage = Stage::QuietChecks;
                 }
