@@ -304,8 +304,8 @@ impl Position {
         zone.in_check || from == zone.king || zone.pinned.contains(from)
     }
 
-    /// Calls `visit(from, targets)` for every piece of the side to move with its pseudo-legal
-    /// targets of the requested kind.
+    /// Calls `visit(kind, from, targets)` for every piece of the side to move with its
+    /// pseudo-legal targets of the requested kind.
     #[inline(always)]
     fn for_each_pseudo(&self, kind: GenKind, mut visit: impl FnMut(PieceKind, Square, Bitboard)) {
         let us = self.side;
