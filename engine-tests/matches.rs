@@ -474,3 +474,68 @@ fn moves_to_go_controls_refill_the_clock() {
     assert!(times.windows(2).any(|w| w[1] > w[0]), "{gos:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_engine_that_does_not_start_is_a_clear_error() {
+    // Every engine runs through the shell, so a mistyped command line starts a shell that
+    // ends at once: the runner must say so and exit non-zero, not die on the closed pipe.
+    let exe = env!("CARGO_BIN_EXE_chariot");
+    for (command, expected) in [
+        ("no-such-engine-anywhere", "exit status 127"),
+        ("sh -c 'exit 3'", "exit status 3"),
+    ] {
+        let out = std::process::Command::new(exe)
+            .args(["match", "--engine", &format!("A={exe}"), "--engine"])
+            .arg(format!("B={command}"))
+            .args(["--depth", "2", "--games", "2", "--no-progress"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{command}: {stderr}");
+        assert!(
+            stderr.contains("B: the engine ended before its handshake")
+                && stderr.contains(expected),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_report_pipe_ends_the_match_quietly() {
+    // `chariot match … | head -1`: once the reader has gone, the runner abandons the games
+    // and ends instead of playing on unseen or dying on the write.
+    let exe = env!("CARGO_BIN_EXE_chariot");
+    let mut child = std::process::Command::new(exe)
+        .args(["match", "--engine", &format!("A={exe}"), "--engine"])
+        .arg(format!("B={exe}"))
+        .args([
+            "--depth",
+            "3",
+            "--games",
+            "200",
+            "--concurrency",
+            "1",
+            "--no-progress",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut out, &mut first).unwrap();
+    assert!(first.starts_with("game    1:"), "{first}");
+    drop(out);
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the match went on after its reader left"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}

@@ -17,6 +17,8 @@ use std::time::Duration;
 /// Shell tools write with `println!`, which panics when the reader goes away (`| head`). Like
 /// other Unix tools they should just end quietly, so they get the default SIGPIPE action back
 /// (Rust ignores SIGPIPE). The engine protocol keeps ignoring it: its writer handles errors.
+/// So does `match`: it writes to engines, and one that has died (a mistyped command line)
+/// must be reported, not kill the runner; its own output handles a closed pipe itself.
 fn quiet_on_closed_pipe() {
     #[cfg(unix)]
     // SAFETY: called once at start-up, before any thread exists; it only restores the
@@ -28,7 +30,7 @@ fn quiet_on_closed_pipe() {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if cli.command.is_some() {
+    if cli.command.is_some() && !matches!(cli.command, Some(Command::Match(_))) {
         quiet_on_closed_pipe();
     }
     let result = match cli.command {
@@ -230,7 +232,10 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
                 let text = std::fs::read_to_string(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 previous = matches::parse_pgn(&config, &text)?;
-                println!("resuming: {} games already played", previous.len());
+                say_or_abandon(&format!(
+                    "resuming: {} games already played",
+                    previous.len()
+                ));
             }
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -279,26 +284,48 @@ fn run_match(args: cli::MatchArgs) -> Result<(), String> {
             matches::elo_short(&t)
         );
         bar.suspend(|| {
-            println!(
+            let line = format!(
                 "game {:>4}: {} (red) vs {}: {} ({})   {so_far}",
                 g.index + 1,
                 names[g.red],
                 names[g.black],
                 g.record.outcome.pgn(),
                 g.record.reason,
-            )
+            );
+            say_or_abandon(&line);
         });
         bar.set_position(r.games.len() as u64);
         bar.set_message(so_far);
     })?;
     bar.finish_and_clear();
-    println!();
-    print!("{}", matches::summary_text(&config, &report));
+    say_or_abandon(&format!(
+        "\n{}",
+        matches::summary_text(&config, &report).trim_end()
+    ));
     if let Some(path) = &args.json {
         std::fs::write(path, matches::json_summary(&config, &report))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// Prints a line of the match's report. When no one reads it any more (`| head` has
+/// ended), the match stops as on a second Ctrl-C: the games in progress are abandoned, the
+/// finished ones are already in the PGN file, and the runner ends without more output.
+fn say_or_abandon(line: &str) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        CLOSED.store(true, Ordering::SeqCst);
+        while !chariot::tools::matches::aborting() {
+            chariot::tools::matches::interrupt();
+        }
+    }
 }
 
 /// One limit: `tc=[MOVES/]BASE[+INC]` (seconds, fractions allowed), `depth=D`, `nodes=N` or

@@ -187,19 +187,38 @@ impl Engine {
             last_score: None,
             advertised: Vec::new(),
         };
-        engine.protocol = match config.protocol {
+        let greeted = match config.protocol {
             Protocol::Ucci => engine
                 .handshake("ucci", "ucciok", timeout)
-                .map(|_| Protocol::Ucci)?,
+                .map(|_| Protocol::Ucci),
             Protocol::Uci => engine
                 .handshake("uci", "uciok", timeout)
-                .map(|_| Protocol::Uci)?,
+                .map(|_| Protocol::Uci),
             Protocol::Auto => match engine.handshake("ucci", "ucciok", timeout / 2) {
-                Ok(()) => Protocol::Ucci,
-                Err(_) => engine
+                Ok(()) => Ok(Protocol::Ucci),
+                // Silence may be a UCI engine ignoring `ucci`; an ended process is not.
+                Err(Failure::Timeout) => engine
                     .handshake("uci", "uciok", timeout / 2)
-                    .map(|_| Protocol::Uci)?,
+                    .map(|_| Protocol::Uci),
+                Err(e) => Err(e),
             },
+        };
+        engine.protocol = match greeted {
+            Ok(protocol) => protocol,
+            Err(Failure::Crashed) => {
+                return Err(format!(
+                    "{}: the engine ended before its handshake ({}; command: {})",
+                    config.name,
+                    engine.exit_description(),
+                    config.command
+                ));
+            }
+            Err(e) => {
+                return Err(format!(
+                    "{}: no answer to the handshake ({e:?}; command: {})",
+                    config.name, config.command
+                ));
+            }
         };
         if engine.protocol == Protocol::Ucci {
             engine.send("setoption usemillisec true");
@@ -281,20 +300,42 @@ impl Engine {
     }
 
     /// Sends `hello` and waits for `ok`, noting the options the engine lists on the way.
-    fn handshake(&mut self, hello: &str, ok: &str, timeout: Duration) -> Result<(), String> {
+    fn handshake(&mut self, hello: &str, ok: &str, timeout: Duration) -> Result<(), Failure> {
         self.send(hello);
         self.advertised.clear();
         let deadline = Instant::now() + timeout;
         loop {
-            let line = self
-                .wait_for(&[ok, "option "], deadline)
-                .map_err(|e| format!("{}: no answer to '{hello}' ({e:?})", self.name))?;
+            let line = self.wait_for(&[ok, "option "], deadline)?;
             if line.starts_with(ok) {
                 return Ok(());
             }
             if let Some(name) = advertised_option(&line) {
                 let key = option_key(&name);
                 self.advertised.push((name, key));
+            }
+        }
+    }
+
+    /// How the process ended, for an error message: its exit status once it has one (the
+    /// shell's 127 and 126 explained), after waiting up to a second for it.
+    fn exit_description(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.reaped = true;
+                    return match status.code() {
+                        Some(127) => "exit status 127: the shell found no such command".into(),
+                        Some(126) => "exit status 126: the command is not executable".into(),
+                        Some(code) => format!("exit status {code}"),
+                        None => format!("{status}"),
+                    };
+                }
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                Ok(None) => return "its output closed, the process still running".into(),
+                Err(e) => return format!("its status unknown: {e}"),
             }
         }
     }
