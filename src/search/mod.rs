@@ -881,6 +881,8 @@ impl Worker {
                 None => break,
             };
             move_count += 1;
+            // The child's bucket is fetched while the move is weighed for pruning.
+            tt.prefetch(self.pos.key_after(mv));
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
             let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
