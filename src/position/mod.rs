@@ -174,6 +174,12 @@ impl Position {
         key
     }
 
+    /// The key after `make_null_move` (see `key_after`).
+    #[inline]
+    pub fn key_after_null(&self) -> u64 {
+        self.key ^ zobrist::SIDE_KEY
+    }
+
     #[inline]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         self.mailbox[sq.index()]
@@ -622,6 +628,10 @@ mod tests {
                 assert_eq!(pos.key(), expected, "{mv}");
                 pos.unmake_move();
             }
+            let expected = pos.key_after_null();
+            pos.make_null_move();
+            assert_eq!(pos.key(), expected, "null move");
+            pos.unmake_null_move();
             let mv = pos.parse_move(m).unwrap();
             pos.make_move(mv);
         }

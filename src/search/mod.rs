@@ -774,6 +774,7 @@ impl Worker {
                 && !self.stack[ply.saturating_sub(1)].mv.is_none()
                 && self.null_move_allowed()
             {
+                tt.prefetch(self.pos.key_after_null());
                 let reduction = p.nmp_base
                     + depth / p.nmp_divisor
                     + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
