@@ -1155,6 +1155,9 @@ impl Worker {
                 break;
             };
             move_count += 1;
+            // As in the main search: the child's bucket is on its way while the move is
+            // weighed.
+            tt.prefetch(self.pos.key_after(mv));
             let gives_check = picker.gives_check(&self.pos, mv);
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
