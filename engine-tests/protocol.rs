@@ -474,6 +474,39 @@ fn repetition_rules_are_options_in_both_dialects() {
     assert!(score(&chinese) > 10_000, "{chinese:?}");
 }
 
+#[test]
+fn out_of_range_option_values_are_brought_in_and_said() {
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    for (line, note) in [
+        (
+            "setoption threads -5",
+            "option threads: -5 is outside 1..256; 1 used",
+        ),
+        (
+            "setoption multipv 500",
+            "option multipv: 500 is outside 1..128; 128 used",
+        ),
+        (
+            "setoption name MultiPV value 0",
+            "option MultiPV: 0 is outside 1..128; 1 used",
+        ),
+    ] {
+        e.send(line);
+        let lines = e.expect("info string error");
+        assert_eq!(lines.last().unwrap(), &format!("info string error: {note}"));
+    }
+    // Values inside the range, leading zeros too, pass without a word.
+    e.send("setoption threads 001");
+    e.send("setoption multipv 1");
+    e.send("isready");
+    let quiet = e.expect("readyok");
+    assert!(!quiet.iter().any(|l| l.contains("error")), "{quiet:?}");
+    e.send("go depth 3");
+    e.expect("bestmove");
+}
+
 /// Runs the binary with `input` as its whole standard input; returns what it printed.
 fn run_piped(input: &[u8]) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))

@@ -408,17 +408,25 @@ impl Engine {
                 _ => None,
             }
         };
+        // A whole number, brought into min..=max; how it was brought in is told afterwards.
+        let clamped = std::cell::Cell::new(None);
         let spin = |v: Option<&str>, min: u64, max: u64| -> Option<u64> {
             let text = v?.trim();
-            if text.starts_with('-') {
-                return Some(min);
-            }
-            let n = if text.bytes().all(|b| b.is_ascii_digit()) && !text.is_empty() {
-                text.parse::<u64>().unwrap_or(u64::MAX)
-            } else {
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
+            }
+            let n = if text.starts_with('-') {
+                min
+            } else {
+                text.parse::<u64>().unwrap_or(u64::MAX).clamp(min, max)
             };
-            Some(n.clamp(min, max))
+            if n.to_string() != text.trim_start_matches('0') && !(n == 0 && text == "0") {
+                clamped.set(Some(format!(
+                    "option {name}: {text} is outside {min}..{max}; {n} used"
+                )));
+            }
+            Some(n)
         };
         let bad = |this: &Self| {
             this.error(&format!(
@@ -440,9 +448,9 @@ impl Engine {
                 }
                 None => bad(self),
             },
-            "threads" => match spin(value, 0, MAX_THREADS as u64) {
+            "threads" => match spin(value, 1, MAX_THREADS as u64) {
                 Some(n) => {
-                    let n = (n as usize).max(1);
+                    let n = n as usize;
                     if n != self.pool.thread_count() {
                         self.pool.set_threads(n);
                     }
@@ -498,6 +506,9 @@ impl Engine {
                         .info_string(&format!("ignoring unknown option {name}"));
                 }
             }
+        }
+        if let Some(note) = clamped.take() {
+            self.error(&note);
         }
     }
 
