@@ -1144,6 +1144,7 @@ impl Worker {
             .split_first_mut()
             .expect("a picker buffer for every ply");
         let mut picker = MovePicker::quiescence(&self.pos, tt_move, in_check, first, buf);
+        picker.prefetch_from(tt);
         let mut best_value = stand_pat;
         let mut best_move = Move::NONE;
         let mut move_count = 0;

@@ -14,6 +14,7 @@ use crate::eval::piece_value;
 use crate::position::MoveList;
 use crate::position::movegen::{GenKind, KingZone, MAX_MOVES};
 use crate::position::{CheckInfo, Position};
+use crate::search::tt::TranspositionTable;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -95,6 +96,9 @@ pub struct MovePicker<'a> {
     /// The refutation moves already given (`Stage::Refutations`), never given twice.
     refutations: [Move; 3],
     refutation_next: usize,
+    /// Where the captures' children will be looked up: each capture's bucket is fetched as
+    /// soon as it is selected, before its SEE.
+    table: Option<&'a TranspositionTable>,
 }
 
 impl<'a> MovePicker<'a> {
@@ -137,6 +141,7 @@ impl<'a> MovePicker<'a> {
             bad_next: 0,
             refutations: [Move::NONE; 3],
             refutation_next: 0,
+            table: None,
         }
     }
 
@@ -189,6 +194,11 @@ impl<'a> MovePicker<'a> {
     /// handed out for their check anyway: the same moves in the same order).
     pub fn set_delta_floor(&mut self, floor: i32) {
         self.delta_floor = floor;
+    }
+
+    /// Fetch each selected capture's child bucket from `table` early (see `table`).
+    pub fn prefetch_from(&mut self, table: &'a TranspositionTable) {
+        self.table = Some(table);
     }
 
     /// Does `mv` give check? The opponent king's data is made once for the node and shared
@@ -359,6 +369,9 @@ impl<'a> MovePicker<'a> {
                 Stage::GoodCaptures => match self.take_best() {
                     Some(mv) if mv == self.tt_move || !self.playable(pos, mv) => {}
                     Some(mv) => {
+                        if let Some(table) = self.table {
+                            table.prefetch(pos.key_after(mv));
+                        }
                         if self.captures_only
                             && pos
                                 .piece_on(mv.to())
