@@ -505,6 +505,24 @@ fn out_of_range_option_values_are_brought_in_and_said() {
     assert!(!quiet.iter().any(|l| l.contains("error")), "{quiet:?}");
     e.send("go depth 3");
     e.expect("bestmove");
+    // So are limits of `go` beyond what the search does.
+    e.send("go depth 99999999999999999999");
+    let started = e.expect("info string error");
+    assert_eq!(
+        started.last().unwrap(),
+        "info string error: go depth: more than 120; 120 used"
+    );
+    e.send("stop");
+    e.expect("bestmove");
+    e.send("go time 1000 movestogo 5000 depth 2");
+    let lines = e.expect("bestmove");
+    assert!(
+        has_line(
+            &lines,
+            "info string error: go movestogo: more than 999; 999 used"
+        ),
+        "{lines:?}"
+    );
 }
 
 /// Runs the binary with `input` as its whole standard input; returns what it printed.

@@ -649,6 +649,22 @@ impl Engine {
             .iter()
             .filter_map(|t| self.pos.parse_move(t).ok())
             .collect();
+        // Limits beyond what the search can do are brought in, and the GUI told.
+        for (field, value, max) in [
+            ("depth", go.depth.map(i128::from), 120),
+            ("mate", go.mate.map(i128::from), 60),
+            ("movestogo", go.moves_to_go.map(i128::from), 999),
+        ] {
+            match value {
+                Some(v) if v > max => {
+                    self.error(&format!("go {field}: more than {max}; {max} used"));
+                }
+                Some(v) if v < 1 && !(field == "depth" && v == 0) => {
+                    self.error(&format!("go {field}: less than 1; 1 used"));
+                }
+                _ => {}
+            }
+        }
         let has_limit =
             go.depth.is_some() || go.nodes.is_some() || go.mate.is_some() || time.is_some();
         let limits = Limits {
