@@ -828,6 +828,7 @@ impl Worker {
         let killers = self.histories.killers[ply];
         let mut picker =
             MovePicker::new(&self.pos, tt_move, killers, counter, context, in_check, buf);
+        picker.prefetch_from(tt);
         let side = self.pos.side_to_move().index();
         // A capture as the hash move of an entry searched nearly this deep: the quiet moves
         // are less likely to be best here.

@@ -97,7 +97,7 @@ pub struct MovePicker<'a> {
     refutations: [Move; 3],
     refutation_next: usize,
     /// Where the captures' children will be looked up: each capture's bucket is fetched as
-    /// soon as it is selected, before its SEE.
+    /// soon as it is selected, before its SEE (in the main search and quiescence alike).
     table: Option<&'a TranspositionTable>,
 }
 
