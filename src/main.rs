@@ -322,9 +322,7 @@ fn say_or_abandon(line: &str) {
     let mut out = std::io::stdout().lock();
     if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
         CLOSED.store(true, Ordering::SeqCst);
-        while !chariot::tools::matches::aborting() {
-            chariot::tools::matches::interrupt();
-        }
+        chariot::tools::matches::abandon();
     }
 }
 

@@ -39,6 +39,10 @@ const MAX_OVERHEAD_MS: u64 = 5_000;
 const MAX_PERFT_DEPTH: u32 = 6;
 /// Largest no-capture limit the `drawmoves` option takes (moves per side; 0 = no limit).
 const MAX_DRAW_MOVES: u64 = 1000;
+/// The largest `go depth`, `go mate` and `go movestogo` the search takes.
+const MAX_GO_DEPTH: i32 = 120;
+const MAX_GO_MATE: i32 = 60;
+const MAX_MOVES_TO_GO: i32 = 999;
 /// The rule sets, as a combo option lists them.
 const RULE_SET_VARS: &str = "var asian var chinese var simple";
 
@@ -412,16 +416,23 @@ impl Engine {
         let clamped = std::cell::Cell::new(None);
         let spin = |v: Option<&str>, min: u64, max: u64| -> Option<u64> {
             let text = v?.trim();
-            let digits = text.strip_prefix('-').unwrap_or(text);
+            let negative = text.starts_with('-');
+            let digits = if negative { &text[1..] } else { text };
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
                 return None;
             }
-            let n = if text.starts_with('-') {
-                min
+            // `None`: negative, or too large for any option.
+            let given = if negative {
+                None
             } else {
-                text.parse::<u64>().unwrap_or(u64::MAX).clamp(min, max)
+                text.parse::<u64>().ok()
             };
-            if n.to_string() != text.trim_start_matches('0') && !(n == 0 && text == "0") {
+            let n = match given {
+                Some(v) => v.clamp(min, max),
+                None if negative => min,
+                None => max,
+            };
+            if given != Some(n) {
                 clamped.set(Some(format!(
                     "option {name}: {text} is outside {min}..{max}; {n} used"
                 )));
@@ -590,6 +601,18 @@ impl Engine {
         self.out.line(&format!("Nodes searched: {}", report.nodes));
     }
 
+    /// A `go` limit brought into 1..=`max`, what the search can do; the GUI is told when it
+    /// was not there already.
+    fn go_limit(&self, field: &str, value: Option<i128>, max: i32) -> Option<i32> {
+        let v = value?;
+        if v > i128::from(max) {
+            self.error(&format!("go {field}: more than {max}; {max} used"));
+        } else if v < 1 {
+            self.error(&format!("go {field}: less than 1; 1 used"));
+        }
+        Some(v.clamp(1, i128::from(max)) as i32)
+    }
+
     /// The clock for this move, in milliseconds.
     fn clock(&self, go: &GoParams) -> Clock {
         let unit = if self.options.use_millisec { 1 } else { 1000 };
@@ -604,7 +627,9 @@ impl Engine {
             .map(ms)
             .or(inc.map(Duration::from_millis))
             .unwrap_or_default();
-        let moves_to_go = go.moves_to_go.map(|m| m.clamp(1, 999) as u32);
+        let moves_to_go = self
+            .go_limit("movestogo", go.moves_to_go.map(i128::from), MAX_MOVES_TO_GO)
+            .map(|m| m as u32);
         Clock {
             time_left,
             increment,
@@ -649,28 +674,12 @@ impl Engine {
             .iter()
             .filter_map(|t| self.pos.parse_move(t).ok())
             .collect();
-        // Limits beyond what the search can do are brought in, and the GUI told.
-        for (field, value, max) in [
-            ("depth", go.depth.map(i128::from), 120),
-            ("mate", go.mate.map(i128::from), 60),
-            ("movestogo", go.moves_to_go.map(i128::from), 999),
-        ] {
-            match value {
-                Some(v) if v > max => {
-                    self.error(&format!("go {field}: more than {max}; {max} used"));
-                }
-                Some(v) if v < 1 && !(field == "depth" && v == 0) => {
-                    self.error(&format!("go {field}: less than 1; 1 used"));
-                }
-                _ => {}
-            }
-        }
         let has_limit =
             go.depth.is_some() || go.nodes.is_some() || go.mate.is_some() || time.is_some();
         let limits = Limits {
-            depth: go.depth.map(|d| d.clamp(1, 120) as i32),
+            depth: self.go_limit("depth", go.depth.map(i128::from), MAX_GO_DEPTH),
             nodes: go.nodes,
-            mate: go.mate.map(|m| m.clamp(1, 60) as i32),
+            mate: self.go_limit("mate", go.mate.map(i128::from), MAX_GO_MATE),
             time,
             infinite: go.infinite || !has_limit,
             search_moves,

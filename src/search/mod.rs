@@ -555,7 +555,8 @@ impl Worker {
             self.stack[0].mv = mv;
             self.stack[0].piece_to = PieceTo::of(&self.pos, mv);
             let nodes_before = self.nodes;
-            self.play(0, mv, tt);
+            tt.prefetch(self.pos.key_after(mv));
+            self.play(0, mv);
             let gives_check = self.pos.in_check();
             self.stack[1].known_check = Some(gives_check);
             let extension = i32::from(gives_check);
@@ -628,11 +629,11 @@ impl Worker {
     }
 
     /// Plays `mv` from the node at `ply`: the evaluation accumulator of the next ply follows,
-    /// and the move counts as a node.
-    fn play(&mut self, ply: usize, mv: Move, tt: &TranspositionTable) {
+    /// and the move counts as a node. (Every caller has already prefetched the child's table
+    /// bucket, when it picked the move.)
+    fn play(&mut self, ply: usize, mv: Move) {
         self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
         self.pos.make_move(mv);
-        tt.prefetch(self.pos.key());
         self.nodes += 1;
     }
 
@@ -921,7 +922,7 @@ impl Worker {
 
             self.stack[ply].mv = mv;
             self.stack[ply].piece_to = piece_to;
-            self.play(ply, mv, tt);
+            self.play(ply, mv);
             // Another thread is searching this move's position now: come back to it once the
             // other moves are done, when its result is likely in the table (ABDADA).
             if may_defer
@@ -1171,7 +1172,7 @@ impl Worker {
                     continue;
                 }
             }
-            self.play(ply, mv, tt);
+            self.play(ply, mv);
             self.stack[ply + 1].known_check = Some(gives_check);
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, false, tt, shared, deeper);
             self.pos.unmake_move();

@@ -212,6 +212,12 @@ pub fn interrupt() -> usize {
     INTERRUPTS.fetch_add(1, Ordering::SeqCst) + 1
 }
 
+/// Abandons the games in progress, as a second interrupt does (for a runner whose report
+/// no one reads any more).
+pub fn abandon() {
+    INTERRUPTS.fetch_max(2, Ordering::SeqCst);
+}
+
 /// Were we asked to stop starting games?
 pub fn interrupted() -> bool {
     INTERRUPTS.load(Ordering::SeqCst) >= 1
