@@ -18,8 +18,8 @@
 
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, chariot_attacks, elephant_moves, file_mask,
-    horse_attacks, line_attacks, pawn_moves_all,
+    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, cannon_reach, chariot_attacks, elephant_moves,
+    file_mask, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -380,7 +380,6 @@ struct Activity {
 fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     let occ = pos.occupancy();
     let not_own = !pos.color_pieces(color);
-    let empty = !pos.occupied();
     let palace = PALACES[color.opponent().index()];
     let mut total = 0;
     let mut pressure = 0;
@@ -401,10 +400,10 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     }
     let mut cannon_aim = 0;
     for sq in pos.pieces(color, PieceKind::Cannon) {
-        let lines = line_attacks(sq, occ);
-        minor_reach |= lines.cannon;
-        cannon_aim += (lines.cannon & palace).count() as Value;
-        total += (lines.slide & empty).count() as Value * p.cannon_mobility;
+        let (captures, moves) = cannon_reach(sq, occ);
+        minor_reach |= captures;
+        cannon_aim += (captures & palace).count() as Value;
+        total += moves as Value * p.cannon_mobility;
     }
     let enemy_half = !HOME_HALVES[color.index()];
     let raiders = ((pos.pieces(color, PieceKind::Chariot)
