@@ -884,8 +884,11 @@ impl Worker {
                 None => break,
             };
             move_count += 1;
-            // The child's bucket is fetched while the move is weighed for pruning.
-            tt.prefetch(self.pos.key_after(mv));
+            // The child's bucket is fetched while the move is weighed for pruning (the
+            // picker fetched the captures' already).
+            if !picker.fetched(mv) {
+                tt.prefetch(self.pos.key_after(mv));
+            }
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
             let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
@@ -1160,7 +1163,9 @@ impl Worker {
             move_count += 1;
             // As in the main search: the child's bucket is on its way while the move is
             // weighed.
-            tt.prefetch(self.pos.key_after(mv));
+            if !picker.fetched(mv) {
+                tt.prefetch(self.pos.key_after(mv));
+            }
             let gives_check = picker.gives_check(&self.pos, mv);
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.

@@ -99,6 +99,8 @@ pub struct MovePicker<'a> {
     /// Where the captures' children will be looked up: each capture's bucket is fetched as
     /// soon as it is selected, before its SEE (in the main search and quiescence alike).
     table: Option<&'a TranspositionTable>,
+    /// The last capture whose bucket was fetched (see `fetched`).
+    fetched: Move,
 }
 
 impl<'a> MovePicker<'a> {
@@ -142,6 +144,7 @@ impl<'a> MovePicker<'a> {
             refutations: [Move::NONE; 3],
             refutation_next: 0,
             table: None,
+            fetched: Move::NONE,
         }
     }
 
@@ -199,6 +202,12 @@ impl<'a> MovePicker<'a> {
     /// Fetch each selected capture's child bucket from `table` early (see `table`).
     pub fn prefetch_from(&mut self, table: &'a TranspositionTable) {
         self.table = Some(table);
+    }
+
+    /// Has the picker already fetched `mv`'s child bucket? (The caller then need not.)
+    #[inline(always)]
+    pub fn fetched(&self, mv: Move) -> bool {
+        self.fetched == mv
     }
 
     /// Does `mv` give check? The opponent king's data is made once for the node and shared
@@ -371,6 +380,7 @@ impl<'a> MovePicker<'a> {
                     Some(mv) => {
                         if let Some(table) = self.table {
                             table.prefetch(pos.key_after(mv));
+                            self.fetched = mv;
                         }
                         if self.captures_only
                             && pos
