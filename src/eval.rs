@@ -18,8 +18,8 @@
 
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HOME_HALVES, KING_MOVES, PALACES, cannon_reach, chariot_attacks, elephant_moves,
-    file_mask, horse_attacks, pawn_moves_all,
+    HOME_HALVES, KING_MOVES, PALACES, advisor_moves_all, cannon_reach, chariot_attacks,
+    elephant_moves, file_mask, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -412,9 +412,7 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
         & enemy_half)
         .count() as Value;
     low_reach |= pawn_moves_all(color, pos.pieces(color, PieceKind::Pawn));
-    for sq in pos.pieces(color, PieceKind::Advisor) {
-        low_reach |= ADVISOR_MOVES[sq.index()];
-    }
+    low_reach |= advisor_moves_all(color, pos.pieces(color, PieceKind::Advisor));
     for sq in pos.pieces(color, PieceKind::Elephant) {
         low_reach |= elephant_moves(sq, occ.normal);
     }

@@ -646,6 +646,25 @@ pub fn elephant_moves(sq: Square, occupied: u128) -> Bitboard {
     Bitboard(ELEPHANT_MOVES_BY_EYES[sq.index()][eyes])
 }
 
+/// The palace centres (e1, e8) and the four corners of each palace, in `Color` order.
+const PALACE_CENTRES: [u128; 2] = [1 << 13, 1 << 76];
+const PALACE_CORNERS: [u128; 2] = [
+    1 << 3 | 1 << 5 | 1 << 21 | 1 << 23,
+    1 << 66 | 1 << 68 | 1 << 84 | 1 << 86,
+];
+
+/// Every point the advisors `advisors` of `color` move to, with no loop over them: an
+/// advisor stands on a corner of its palace or in its centre, and moves from a corner to
+/// the centre and from the centre to the corners. Equal to the union of `ADVISOR_MOVES`
+/// over `advisors`.
+#[inline]
+pub fn advisor_moves_all(color: Color, advisors: Bitboard) -> Bitboard {
+    let (centre, corners) = (PALACE_CENTRES[color.index()], PALACE_CORNERS[color.index()]);
+    let from_corners = if advisors.0 & corners != 0 { centre } else { 0 };
+    let from_centre = if advisors.0 & centre != 0 { corners } else { 0 };
+    Bitboard(from_corners | from_centre)
+}
+
 /// Points a pawn of `color` on `sq` moves to.
 #[inline]
 pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
@@ -796,6 +815,35 @@ mod tests {
 
     /// Slider lookups against a walk along each ray, for every point and many random
     /// occupancies: the first piece each way (chariot), the second (cannon), the third.
+    #[test]
+    fn advisor_moves_all_is_the_union_of_each_advisors_moves() {
+        for color in Color::BOTH {
+            // The points an advisor may stand on (corners and centre), from the diagram.
+            let (low, centre, high) = if color == Color::Red {
+                (0, 1, 2)
+            } else {
+                (7, 8, 9)
+            };
+            let points = [(3, low), (5, low), (4, centre), (3, high), (5, high)]
+                .map(|(file, rank)| Square::new(file, rank));
+            assert_eq!(points.len(), 5);
+            for subset in 0..1u32 << points.len() {
+                let advisors = points
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| subset >> i & 1 != 0)
+                    .fold(Bitboard::EMPTY, |set, (_, sq)| set.with(*sq));
+                let union =
+                    advisors.fold(Bitboard::EMPTY, |set, sq| set | ADVISOR_MOVES[sq.index()]);
+                assert_eq!(
+                    advisor_moves_all(color, advisors),
+                    union,
+                    "{color:?} {subset}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn slider_lookups_match_a_walk_along_the_rays() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
