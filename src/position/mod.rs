@@ -217,9 +217,18 @@ impl Position {
     /// Where `color`'s king stands. Every position built by `from_fen` has both kings.
     #[inline]
     pub fn king_square(&self, color: Color) -> Square {
-        self.pieces(color, PieceKind::King)
-            .first()
-            .expect("each side has a king")
+        // A king never leaves its palace: Red's lies in the low 64 points, Black's in the
+        // high ones, so one half's lowest bit is the answer, with no test for which half.
+        let kings = self.pieces(color, PieceKind::King).0;
+        let index = match color {
+            Color::Red => (kings as u64).trailing_zeros(),
+            Color::Black => 64 + ((kings >> 64) as u64).trailing_zeros(),
+        };
+        debug_assert_eq!(
+            Bitboard(kings).first().map(Square::index),
+            Some(index as usize)
+        );
+        Square::from_index_unchecked(index as u8)
     }
 
     /// Plies since the last capture.
