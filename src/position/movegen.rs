@@ -419,9 +419,22 @@ impl Position {
     /// Generates the legal moves of the requested kind with legality data computed once for
     /// the node (see `king_zone_knowing`).
     pub fn generate_in(&self, kind: GenKind, zone: &KingZone, list: &mut MoveList) {
-        self.for_each_pseudo(kind, |_, from, targets| {
-            self.push_legal::<false>(zone, from, targets, list)
-        });
+        if !zone.in_check && zone.pinned.is_empty() && zone.to_sensitive.is_empty() {
+            // Nothing pinned and no point where a piece would become a screen: only the
+            // king's own moves can be illegal (the same moves, in the same order, with no
+            // test asked of the others).
+            self.for_each_pseudo(kind, |piece, from, targets| {
+                if piece == PieceKind::King {
+                    self.push_legal::<false>(zone, from, targets, list)
+                } else {
+                    list.push_targets(from, targets)
+                }
+            });
+        } else {
+            self.for_each_pseudo(kind, |_, from, targets| {
+                self.push_legal::<false>(zone, from, targets, list)
+            });
+        }
     }
 
     /// `generate_in`, except that out of check the moves the legality shortcut does not clear
