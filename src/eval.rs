@@ -242,9 +242,10 @@ pub const fn half_point(sq: usize) -> usize {
 /// they miss, as fitted to game results by `examples/tune_eval.rs --squares`.
 pub type SquareAdjust = [[(Value, Value); HALF_POINTS]; 7];
 
-/// Material plus square bonus of a Red piece of each kind on each point, middlegame and
-/// endgame, indexed `[kind][point]`.
-pub struct SquareTable([[(Value, Value); SQUARES]; 7]);
+/// Material plus square bonus of each piece on each point, middlegame and endgame, indexed
+/// `[piece][point]`: a Black piece's row is its Red kind's mirrored across the river, kept
+/// as a row of its own so that the accumulator's updates need no mirroring.
+pub struct SquareTable([[(Value, Value); SQUARES]; 14]);
 
 impl SquareTable {
     /// The table of weights `p` with the fitted per-point corrections (`SQUARE_ADJUST`).
@@ -254,7 +255,7 @@ impl SquareTable {
 
     /// The table of weights `p` with the per-point corrections `adjust` (for the tuner).
     pub const fn with_adjust(p: &EvalParams, adjust: &SquareAdjust) -> SquareTable {
-        let mut table = [[(0, 0); SQUARES]; 7];
+        let mut table = [[(0, 0); SQUARES]; 14];
         let mut k = 0;
         while k < 7 {
             let kind = PieceKind::ALL[k];
@@ -263,7 +264,11 @@ impl SquareTable {
             while sq < SQUARES {
                 let (mg, eg) = square_bonus(p, kind, sq);
                 let (adjust_mg, adjust_eg) = adjust[k][half_point(sq)];
-                table[k][sq] = (material_mg + mg + adjust_mg, material_eg + eg + adjust_eg);
+                let value = (material_mg + mg + adjust_mg, material_eg + eg + adjust_eg);
+                let red = Piece::new(Color::Red, kind).index();
+                let black = Piece::new(Color::Black, kind).index();
+                table[red][sq] = value;
+                table[black][Square::from_index_unchecked(sq as u8).flip_rank().index()] = value;
                 sq += 1;
             }
             k += 1;
@@ -289,12 +294,7 @@ pub struct Accumulator {
 /// Middlegame and endgame value of a piece on a point (material + square bonus).
 #[inline]
 fn placement(table: &SquareTable, piece: Piece, sq: Square) -> (Value, Value) {
-    let rel = if piece.color() == Color::Red {
-        sq
-    } else {
-        sq.flip_rank()
-    };
-    table.0[piece.kind().index()][rel.index()]
+    table.0[piece.index()][sq.index()]
 }
 
 impl Accumulator {
