@@ -464,8 +464,19 @@ impl Position {
     }
 
     /// The most recent earlier occurrence of the current position (see `earlier_occurrences`).
+    /// A plain loop: the search asks at every node, mostly with nothing to look at.
+    #[inline]
     pub fn repetition_distance(&self) -> Option<usize> {
-        self.earlier_occurrences().next()
+        let n = self.history.len();
+        let reach = (self.halfmove_clock as usize).min(n);
+        let mut distance = 4;
+        while distance <= reach {
+            if self.history[n - distance].key == self.key {
+                return Some(distance);
+            }
+            distance += 2;
+        }
+        None
     }
 
     /// Has `color` a piece that can ever attack the enemy king (chariot, horse, cannon, pawn)?
@@ -600,6 +611,35 @@ impl std::fmt::Debug for Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_repetition_distance_is_the_nearest_earlier_occurrence() {
+        let mut pos = Position::startpos();
+        // Horses out and back twice, then a capture that cuts every cycle off.
+        let line = [
+            "h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9", "h2h9", "i9h9",
+        ];
+        let mut seen = Vec::new();
+        for m in line {
+            pos.make_move(pos.parse_move(m).unwrap());
+            let distance = pos.repetition_distance();
+            assert_eq!(distance, pos.earlier_occurrences().next(), "after {m}");
+            seen.push(distance);
+        }
+        let expected = [
+            None,
+            None,
+            None,
+            Some(4),
+            Some(4),
+            Some(4),
+            Some(4),
+            Some(4),
+            None,
+            None,
+        ];
+        assert_eq!(seen, expected);
+    }
 
     #[test]
     fn make_unmake_restores_everything() {

@@ -344,10 +344,22 @@ impl Worker {
     }
 
     /// Checks the stop conditions; the main thread also watches the clock and node limit.
+    /// Called at every node: the common answer (no node limit, not a 1024th node) is given
+    /// here, the rest by `check_stop`.
+    #[inline(always)]
     fn should_stop(&mut self, shared: &SharedState) -> bool {
         if self.stopped {
             return true;
         }
+        if self.nodes & 1023 != 0 && self.limits.nodes.is_none() {
+            return false;
+        }
+        self.check_stop(shared)
+    }
+
+    /// `should_stop` at the nodes where the clock, the stop flag or a node limit is looked at.
+    #[inline(never)]
+    fn check_stop(&mut self, shared: &SharedState) -> bool {
         if self.nodes & 1023 == 0 {
             self.report_nodes(shared);
             if self.id == 0 && !shared.ponder.load(Ordering::Relaxed) {
