@@ -444,7 +444,7 @@ impl<'a> MovePicker<'a> {
                     } else {
                         self.generate(pos, GenKind::Quiets);
                     }
-                    let side = pos.side_to_move().index();
+                    let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
                     let PickerBuffers { moves, scores, .. } = &mut *self.buf;
                     for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
                         *score = if mv == self.killers[0] {
@@ -454,7 +454,7 @@ impl<'a> MovePicker<'a> {
                         } else if mv == self.counter {
                             COUNTER
                         } else {
-                            histories.quiet_score(side, mv, self.context, PieceTo::of(pos, mv))
+                            scorer.score(mv, PieceTo::of(pos, mv))
                         };
                     }
                     self.sort_descending();
@@ -492,7 +492,7 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::GenerateEvasions => {
                     self.generate(pos, GenKind::All);
-                    let side = pos.side_to_move().index();
+                    let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
                     let PickerBuffers { moves, scores, .. } = &mut *self.buf;
                     for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
                         *score = if mv == self.tt_move {
@@ -500,7 +500,7 @@ impl<'a> MovePicker<'a> {
                         } else if pos.piece_on(mv.to()).is_some() {
                             KILLER_1 * 2 + Self::capture_score(pos, mv, histories)
                         } else {
-                            histories.quiet_score(side, mv, self.context, PieceTo::of(pos, mv))
+                            scorer.score(mv, PieceTo::of(pos, mv))
                         };
                     }
                     self.next = 0;
