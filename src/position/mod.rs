@@ -16,7 +16,7 @@ use crate::board::attacks::{
 };
 use crate::board::bitboard::SQUARE_BITS;
 use crate::board::{Bitboard, Occupancy, zobrist};
-use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
+use crate::core::{Color, Move, Piece, PieceKind, Square};
 
 pub use fen::{FenError, START_FEN};
 pub use movegen::MoveList;
@@ -30,10 +30,15 @@ struct Undo {
     key: u64,
 }
 
+/// Mailbox slots: one for every value of a point's byte.
+const MAILBOX_SLOTS: usize = 256;
+
 /// A xiangqi position with its move history.
 #[derive(Clone)]
 pub struct Position {
-    mailbox: [Option<Piece>; SQUARES],
+    /// `[point]`, padded to 256 so that a point (a byte) needs no bounds check; the slots
+    /// past the board stay empty.
+    mailbox: [Option<Piece>; MAILBOX_SLOTS],
     pieces: [Bitboard; 14],
     /// How many of each piece are on the board (cheaper than a popcount on every query).
     counts: [u8; 14],
@@ -92,7 +97,7 @@ impl Position {
     /// (no kings) until the pieces are placed.
     fn empty() -> Position {
         Position {
-            mailbox: [None; SQUARES],
+            mailbox: [None; MAILBOX_SLOTS],
             pieces: [Bitboard::EMPTY; 14],
             counts: [0; 14],
             colors: [Bitboard::EMPTY; 2],
