@@ -5,7 +5,7 @@
 //! All are "history heuristics": a quiet move that caused a cutoff somewhere is likely to be
 //! good elsewhere. Bonuses use the usual gravity formula so values stay within ±`HISTORY_MAX`.
 
-use super::MAX_PLY;
+use super::PLY_SLOTS;
 use crate::core::{Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
@@ -56,7 +56,7 @@ impl QuietScorer<'_> {
 pub type Context = [PieceTo; 3];
 
 pub struct Histories {
-    pub killers: [[Move; 2]; MAX_PLY + 2],
+    pub killers: [[Move; 2]; PLY_SLOTS],
     /// Indexed by the previous move's `PieceTo`: the reply that refuted it last time.
     pub counters: Vec<Move>,
     /// `[side][from][to]`.
@@ -76,7 +76,7 @@ fn gravity(entry: &mut i16, bonus: i32) {
 impl Histories {
     pub fn new() -> Histories {
         Histories {
-            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            killers: [[Move::NONE; 2]; PLY_SLOTS],
             counters: vec![Move::NONE; PIECE_TO],
             butterfly: Box::new([[0; BUTTERFLY_SLOTS]; 2]),
             continuation: vec![0; PIECE_TO * PIECE_TO],
@@ -86,7 +86,7 @@ impl Histories {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.killers = [[Move::NONE; 2]; MAX_PLY + 2];
+        self.killers = [[Move::NONE; 2]; PLY_SLOTS];
         self.counters.fill(Move::NONE);
         self.butterfly.iter_mut().for_each(|side| side.fill(0));
         self.continuation.fill(0);

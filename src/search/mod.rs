@@ -243,6 +243,19 @@ impl Reductions {
     }
 }
 
+/// Per-ply state, one slot more than the deepest node can reach with the plies it looks
+/// ahead (`ply + 2`): a fixed length, so an index known to be at most `MAX_PLY` needs no
+/// bounds check.
+pub(crate) const PLY_SLOTS: usize = MAX_PLY + 4;
+type PlyArray<T> = Box<[T; PLY_SLOTS]>;
+
+fn ply_array<T: Clone>(value: T) -> PlyArray<T> {
+    vec![value; PLY_SLOTS]
+        .into_boxed_slice()
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("the vector has PLY_SLOTS elements"))
+}
+
 /// One search thread's state; its histories live on between searches.
 pub struct Worker {
     pub id: usize,
@@ -250,10 +263,10 @@ pub struct Worker {
     pub histories: Histories,
     params: SearchParams,
     reductions: Reductions,
-    stack: Vec<Frame>,
+    stack: PlyArray<Frame>,
     /// Material and square sums per ply, updated move by move (`eval::Accumulator`).
-    accs: Vec<Accumulator>,
-    pv: Vec<Vec<Move>>,
+    accs: PlyArray<Accumulator>,
+    pv: PlyArray<Vec<Move>>,
     root_moves: Vec<RootMove>,
     /// One set of move-picker buffers per ply below the root (lent to the search).
     picker_buffers: Vec<PickerBuffers>,
@@ -274,9 +287,9 @@ impl Worker {
             histories: Histories::new(),
             reductions: Reductions::new(&params),
             params,
-            stack: vec![Frame::default(); MAX_PLY + 4],
-            accs: vec![Accumulator::default(); MAX_PLY + 4],
-            pv: vec![Vec::new(); MAX_PLY + 2],
+            stack: ply_array(Frame::default()),
+            accs: ply_array(Accumulator::default()),
+            pv: ply_array(Vec::new()),
             picker_buffers: (0..MAX_PLY + 2).map(|_| PickerBuffers::new()).collect(),
             root_moves: Vec::new(),
             root_depth: 0,
@@ -702,6 +715,9 @@ impl Worker {
         shared: &SharedState,
         bufs: &mut [PickerBuffers],
     ) -> Value {
+        // Never more (the ply limit below returns before any child), but said here so the
+        // per-ply slots below are indexed without bounds checks.
+        let ply = ply.min(MAX_PLY);
         // 1. Quiescence at the horizon.
         if depth <= 0 {
             return self.qsearch(pv_node, alpha, beta, ply, true, tt, shared, bufs);
@@ -1113,6 +1129,8 @@ impl Worker {
         shared: &SharedState,
         bufs: &mut [PickerBuffers],
     ) -> Value {
+        // As in `pvs`: never more, said for the bounds checks.
+        let ply = ply.min(MAX_PLY);
         self.pv[ply].clear();
         if self.should_stop(shared) {
             return 0;
