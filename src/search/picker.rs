@@ -332,11 +332,6 @@ impl<'a> MovePicker<'a> {
         {
             return Some(mv);
         }
-        if self.stage == Stage::GoodCaptures
-            && let Some(mv) = self.next_good_capture(pos)
-        {
-            return Some(mv);
-        }
         self.next_staged(pos, histories)
     }
 
@@ -351,54 +346,6 @@ impl<'a> MovePicker<'a> {
             }
         }
         None
-    }
-
-    /// The next good capture (SEE does not lose it, or quiescence wants it for its check);
-    /// `None`, and the stage moved on, when there is none left. Out of line on its own and
-    /// called from `next` directly: quiescence takes most of its moves here, and
-    /// `next_staged` pays on entry for the set-up of every generator it holds.
-    #[inline(never)]
-    fn next_good_capture(&mut self, pos: &Position) -> Option<Move> {
-        loop {
-            match self.take_best() {
-                Some(mv) if mv == self.tt_move || !self.playable(pos, mv) => {}
-                Some(mv) => {
-                    if let Some(table) = self.table {
-                        table.prefetch(pos.key_after(mv));
-                        self.fetched = mv;
-                    }
-                    if self.captures_only
-                        && pos
-                            .piece_on(mv.to())
-                            .is_some_and(|v| piece_value(v.kind()) <= self.delta_floor)
-                    {
-                        if self.gives_check(pos, mv) {
-                            return Some(mv);
-                        }
-                        continue;
-                    }
-                    if pos.see_ge(mv, 0) {
-                        return Some(mv);
-                    }
-                    // Quiescence skips losing captures unless they check (SEE cannot see
-                    // a defender pinned by a cannon or the facing kings); the main search
-                    // tries them all, last.
-                    if !self.captures_only {
-                        self.buf.bad.push(mv);
-                    } else if self.gives_check(pos, mv) {
-                        return Some(mv);
-                    }
-                }
-                None => {
-                    self.stage = match (self.captures_only, self.quiet_checks) {
-                        (false, _) => Stage::Refutations,
-                        (true, true) => Stage::GenerateQuietChecks,
-                        (true, false) => Stage::Done,
-                    };
-                    return None;
-                }
-            }
-        }
     }
 
     /// `next` for everything but a quiet move already sorted.
