@@ -18,7 +18,7 @@ use crate::board::attacks::{
     chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, line_attacks,
     pawn_moves, rank_mask, third_blockers,
 };
-use crate::core::{Move, PieceKind, Square};
+use crate::core::{Color, Move, PieceKind, Square};
 
 /// Room for every move of any position. A bound from the pieces' own maxima: 2 chariots and
 /// 2 cannons reach at most 17 points each, 2 horses 8, 5 pawns 3, 2 elephants 4, the advisors
@@ -192,9 +192,23 @@ impl Position {
         let own = self.color_pieces(us);
         let cannons = self.pieces(them, PieceKind::Cannon);
         let chariots = self.pieces(them, PieceKind::Chariot);
-        let sliders = cannons | chariots | self.pieces(them, PieceKind::King);
-        if ((rank_mask(king) | file_mask(king)) & sliders).any() {
+        let enemy_king = self.pieces(them, PieceKind::King);
+        let sliders = cannons | chariots | enemy_king;
+        let on_lines = (rank_mask(king) | file_mask(king)) & sliders;
+        if (on_lines & (cannons | chariots)).any() {
             self.find_line_pins(&mut zone, sliders);
+        } else if on_lines.any() {
+            // Only the kings face each other along the file (most positions): the one piece
+            // between them, if it is alone and ours, may not leave the file. Red looks up the
+            // file, Black down, and the enemy king back the other way.
+            let up = us == Color::Red;
+            let enemy = self.king_square(them);
+            let between = RAYS[king.index()][usize::from(!up)]
+                & RAYS[enemy.index()][usize::from(up)]
+                & self.occupied();
+            if !between.more_than_one() {
+                zone.pinned |= between & own;
+            }
         }
         let horses = self.pieces(them, PieceKind::Horse);
         for step in &HORSE_ATTACKERS[king.index()] {
@@ -641,6 +655,31 @@ mod tests {
         assert_eq!(pos.perft(1), 44);
         assert_eq!(pos.perft(2), 1_920);
         assert_eq!(pos.perft(3), 79_666);
+    }
+
+    #[test]
+    fn a_lone_piece_between_the_kings_stays_on_the_file() {
+        let moves = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            list.sort();
+            list
+        };
+        // Red's horse is the only piece between the kings: it may not move at all.
+        assert_eq!(
+            moves("4k4/9/9/9/9/4H4/9/9/9/4K4 w"),
+            ["e0d0", "e0e1", "e0f0"]
+        );
+        // Black's cannon may move along the file only (and not take the king it faces).
+        assert_eq!(
+            moves("4k4/9/9/9/4c4/9/9/9/9/4K4 b"),
+            [
+                "e5e1", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8", "e9d9", "e9e8", "e9f9"
+            ]
+        );
+        // Two pieces between: neither is held.
+        assert_eq!(moves("4k4/9/9/9/4p4/4P4/9/9/9/4K4 w").len(), 4);
+        assert!(moves("4k4/9/9/9/4p4/4P4/9/9/9/4K4 w").contains(&"e4e5".to_string()));
     }
 
     #[test]
