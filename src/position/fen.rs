@@ -149,7 +149,7 @@ fn place_pieces(pos: &mut Position, placement: &str) -> Result<(), FenError> {
         }
         for (file, piece) in points.into_iter().enumerate() {
             if let Some(piece) = piece {
-                pos.put_piece(piece, Square::new(file as u8, rank));
+                pos.put_piece::<true>(piece, Square::new(file as u8, rank));
             }
         }
     }

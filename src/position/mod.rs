@@ -115,21 +115,25 @@ impl Position {
         Position::from_fen(START_FEN).expect("the start position is valid")
     }
 
-    /// Places a piece on an empty point, updating every view and the key.
-    fn put_piece(&mut self, piece: Piece, sq: Square) {
+    /// Places a piece on an empty point, updating every view and (if `KEYED`) the key.
+    #[inline(always)]
+    fn put_piece<const KEYED: bool>(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
         self.pieces[piece.index()].0 |= SQUARE_BITS[sq.index()];
         self.counts[piece.index()] += 1;
         self.colors[piece.color().index()].0 |= SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
-        self.key ^= zobrist::piece_key(piece, sq);
+        if KEYED {
+            self.key ^= zobrist::piece_key(piece, sq);
+        }
     }
 
     /// Moves a piece to an empty point (or one just emptied by a capture), updating every
-    /// view and the key with one exclusive-or per view.
+    /// view and (if `KEYED`; taking a move back restores the key as a whole) the key with one
+    /// exclusive-or per view.
     #[inline(always)]
-    fn shift_piece(&mut self, piece: Piece, from: Square, to: Square) {
+    fn shift_piece<const KEYED: bool>(&mut self, piece: Piece, from: Square, to: Square) {
         debug_assert_eq!(self.mailbox[from.index()], Some(piece));
         debug_assert!(self.mailbox[to.index()].is_none());
         self.mailbox[from.index()] = None;
@@ -139,7 +143,9 @@ impl Position {
         self.colors[piece.color().index()].0 ^= bits;
         self.occupancy.normal ^= bits;
         self.occupancy.transposed ^= TRANSPOSED_BIT[from.index()] | TRANSPOSED_BIT[to.index()];
-        self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        if KEYED {
+            self.key ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        }
     }
 
     /// Takes the piece off a point, updating every view and the key.
@@ -426,7 +432,7 @@ impl Position {
         } else {
             self.halfmove_clock += 1;
         }
-        self.shift_piece(moved, from, to);
+        self.shift_piece::<true>(moved, from, to);
         if self.side == Color::Black {
             self.fullmove_number += 1;
         }
@@ -505,9 +511,9 @@ impl Position {
         if self.side == Color::Black {
             self.fullmove_number -= 1;
         }
-        self.shift_piece(moved, to, from);
+        self.shift_piece::<false>(moved, to, from);
         if let Some(victim) = undo.captured {
-            self.put_piece(victim, to);
+            self.put_piece::<false>(victim, to);
         }
         self.halfmove_clock = undo.halfmove_clock;
         self.key = undo.key;
