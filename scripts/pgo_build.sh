@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A profile-guided release build: builds Chariot instrumented, runs `chariot bench` (the fixed
 # search positions, so the profile is the search's and evaluation's hot paths), merges the
-# profile and builds again with it. The result searches the same tree (the script checks the
-# bench signature against the plain build's) a few percent faster: see the README's
-# measured figures. The plain `cargo build --release` stays the reference build.
+# profile and builds again with it. The result searches the same tree (the script checks that
+# its bench signature is the instrumented build's, i.e. the source's) a few percent faster:
+# see the README's measured figures. The plain `cargo build --release` stays the reference.
 #
 # Usage: scripts/pgo_build.sh            -> target/pgo/release/chariot
 # Needs llvm-profdata: $LLVM_PROFDATA, rustup's llvm-tools component, or a system one

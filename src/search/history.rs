@@ -138,6 +138,7 @@ impl Histories {
                 .expect("a row is PIECE_TO long")
         };
         QuietScorer {
+            // `& 1` (a side is 0 or 1) spares the bounds check.
             butterfly: &self.butterfly[side & 1],
             rows: [row(context[0]), row(context[1]), row(context[2])],
         }
