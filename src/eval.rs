@@ -19,7 +19,7 @@
 use crate::board::Bitboard;
 use crate::board::attacks::{
     HOME_HALVES, KING_MOVES, PALACES, advisor_moves_all, cannon_reach, chariot_attacks,
-    elephant_moves, file_mask, horse_attacks, pawn_moves_all,
+    elephant_moves_all, file_mask, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -413,9 +413,7 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
         .count() as Value;
     low_reach |= pawn_moves_all(color, pos.pieces(color, PieceKind::Pawn));
     low_reach |= advisor_moves_all(color, pos.pieces(color, PieceKind::Advisor));
-    for sq in pos.pieces(color, PieceKind::Elephant) {
-        low_reach |= elephant_moves(sq, occ.normal);
-    }
+    low_reach |= elephant_moves_all(pos.pieces(color, PieceKind::Elephant), occ.normal);
     let king_reach = KING_MOVES[pos.king_square(color).index()];
     Activity {
         mobility: total,

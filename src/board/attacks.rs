@@ -665,6 +665,30 @@ pub fn advisor_moves_all(color: Color, advisors: Bitboard) -> Bitboard {
     Bitboard(from_corners | from_centre)
 }
 
+/// Every point the elephants `elephants` reach given the occupancy, with no loop over
+/// them: the same rule as `elephant_moves` (two points diagonally over an empty eye, never
+/// across the river), one diagonal at a time for all of them at once by shifts. Equal to
+/// the union of `elephant_moves` over `elephants`, wherever they stand.
+#[inline]
+pub fn elephant_moves_all(elephants: Bitboard, occupied: u128) -> Bitboard {
+    const FILE_A: u128 = FILE_SPREAD[0x3ff];
+    const RANK_0: u128 = 0x1ff;
+    // Two files right needs a start on files a..g, two files left one on files c..i.
+    const RIGHT_OK: u128 = BOARD_MASK & !(FILE_A << 7 | FILE_A << 8);
+    const LEFT_OK: u128 = BOARD_MASK & !(FILE_A | FILE_A << 1);
+    // Two ranks up from ranks 3 and 4, or down from ranks 5 and 6, would cross the river.
+    const UP_OK: u128 = BOARD_MASK & !(RANK_0 << 27 | RANK_0 << 36);
+    const DOWN_OK: u128 = BOARD_MASK & !(RANK_0 << 45 | RANK_0 << 54);
+    let e = elephants.0;
+    let empty = !occupied;
+    // A diagonal step is ±9 (a rank) ±1 (a file); the eye is one step, the target two.
+    let up_right = (((e & UP_OK & RIGHT_OK) << 10 & empty) << 10) & BOARD_MASK;
+    let up_left = (((e & UP_OK & LEFT_OK) << 8 & empty) << 8) & BOARD_MASK;
+    let down_right = ((e & DOWN_OK & RIGHT_OK) >> 8 & empty) >> 8;
+    let down_left = ((e & DOWN_OK & LEFT_OK) >> 10 & empty) >> 10;
+    Bitboard(up_right | up_left | down_right | down_left)
+}
+
 /// Points a pawn of `color` on `sq` moves to.
 #[inline]
 pub fn pawn_moves(color: Color, sq: Square) -> Bitboard {
@@ -813,8 +837,35 @@ mod tests {
         *state
     }
 
-    /// Slider lookups against a walk along each ray, for every point and many random
-    /// occupancies: the first piece each way (chariot), the second (cannon), the third.
+    #[test]
+    fn elephant_moves_all_is_the_union_of_each_elephants_moves() {
+        let mut seed = 0x51a3_6b0e_d3c1_27f9u64;
+        for round in 0..3000 {
+            let a = next_random(&mut seed);
+            let b = next_random(&mut seed);
+            let occupied = (a as u128 | (b as u128) << 64) & BOARD_MASK;
+            // Elephants anywhere on the board (a few, as in play, or many), each on an
+            // occupied point as a real piece would be.
+            let c = next_random(&mut seed);
+            let d = next_random(&mut seed);
+            let mut elephants = (c as u128 | (d as u128) << 64) & BOARD_MASK;
+            if round % 2 == 0 {
+                elephants &=
+                    (next_random(&mut seed) as u128) << 32 | next_random(&mut seed) as u128;
+            }
+            let elephants = Bitboard(elephants);
+            let occupied = occupied | elephants.0;
+            let union = elephants.fold(Bitboard::EMPTY, |set, sq| {
+                set | elephant_moves(sq, occupied)
+            });
+            assert_eq!(
+                elephant_moves_all(elephants, occupied),
+                union,
+                "round {round}"
+            );
+        }
+    }
+
     #[test]
     fn advisor_moves_all_is_the_union_of_each_advisors_moves() {
         for color in Color::BOTH {
@@ -844,6 +895,8 @@ mod tests {
         }
     }
 
+    /// Slider lookups against a walk along each ray, for every point and many random
+    /// occupancies: the first piece each way (chariot), the second (cannon), the third.
     #[test]
     fn slider_lookups_match_a_walk_along_the_rays() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
