@@ -16,7 +16,7 @@ use crate::board::Bitboard;
 use crate::board::attacks::{
     ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS, cannon_captures,
     chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, line_attacks,
-    pawn_moves, rank_mask, third_blockers,
+    pawn_moves, pawn_moves_all, rank_mask, third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
 
@@ -357,8 +357,14 @@ impl Position {
                 horse_attacks(from, occ.normal) & targets,
             );
         }
-        for from in self.pieces(us, PieceKind::Pawn) {
-            visit(PieceKind::Pawn, from, pawn_moves(us, from) & targets);
+        // Pawn captures are rare: one test on all the pawns' moves at once skips the loop
+        // over them when none captures (the moves, when some do, come in the same order).
+        // The same test for elephants and advisors cost more than their short loops.
+        let pawns = self.pieces(us, PieceKind::Pawn);
+        if kind != GenKind::Captures || (pawn_moves_all(us, pawns) & targets).any() {
+            for from in pawns {
+                visit(PieceKind::Pawn, from, pawn_moves(us, from) & targets);
+            }
         }
         for from in self.pieces(us, PieceKind::Elephant) {
             visit(
