@@ -19,7 +19,7 @@
 use crate::board::Bitboard;
 use crate::board::attacks::{
     HOME_HALVES, KING_MOVES, PALACES, advisor_moves_all, cannon_reach, chariot_attacks,
-    elephant_moves_all, file_mask, horse_attacks, pawn_moves_all,
+    elephant_moves_all, file_mask, file_slide, horse_attacks, pawn_moves_all,
 };
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
@@ -466,7 +466,7 @@ fn king_danger(p: &EvalParams, pos: &Position, color: Color) -> Value {
     if (file_mask(king) & enemy_cannons).any() {
         danger += p.cannon_on_king_file;
         // The first piece up or down the file from the king is an enemy cannon.
-        if (chariot_attacks(king, pos.occupancy()) & file_mask(king) & enemy_cannons).any() {
+        if (file_slide(king, pos.occupancy()) & enemy_cannons).any() {
             danger += p.hollow_cannon;
         }
     }
@@ -540,7 +540,7 @@ fn cornering(p: &EvalParams, pos: &Position, color: Color, attacks: &AttackMap) 
         return 0;
     }
     let king = pos.king_square(color);
-    let facing = chariot_attacks(king, pos.occupancy()) & file_mask(king);
+    let facing = file_slide(king, pos.occupancy());
     let free = KING_MOVES[pos.king_square(them).index()]
         & !pos.color_pieces(them)
         & !attacks.all

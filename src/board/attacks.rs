@@ -521,6 +521,14 @@ pub fn chariot_attacks(sq: Square, occ: Occupancy) -> Bitboard {
     point.place(rank, file)
 }
 
+/// The part of `chariot_attacks` along the file of `sq` alone (up and down to the first
+/// piece each way, that piece included): one lookup instead of two.
+#[inline]
+pub fn file_slide(sq: Square, occ: Occupancy) -> Bitboard {
+    let point = LinePoint::new(sq, occ);
+    point.place(0, FILE_LINES[point.rank & 15][point.file_occ])
+}
+
 /// Points a cannon on `sq` could capture on (the first piece beyond exactly one screen),
 /// whatever their color.
 #[inline]
@@ -934,6 +942,7 @@ mod tests {
                 assert_eq!(lines.slide, slide, "{from}");
                 assert_eq!(lines.cannon, nth[1], "{from}");
                 assert_eq!(chariot_attacks(from, occ), slide, "{from}");
+                assert_eq!(file_slide(from, occ), slide & file_mask(from), "{from}");
                 assert_eq!(cannon_captures(from, occ), nth[1], "{from}");
                 let empty = !Bitboard(occ.normal);
                 assert_eq!(

@@ -7,8 +7,8 @@
 
 use super::Position;
 use crate::board::attacks::{
-    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, chariot_attacks, elephant_moves, file_mask,
-    horse_attackers, line_attacks,
+    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, elephant_moves, file_slide, horse_attackers,
+    line_attacks,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -102,8 +102,7 @@ impl Position {
         let mut after = occ;
         after.toggle(from);
         let enemy = side.opponent();
-        let facing =
-            chariot_attacks(to, after) & file_mask(to) & self.pieces(enemy, PieceKind::King);
+        let facing = file_slide(to, after) & self.pieces(enemy, PieceKind::King);
         facing.is_empty() && self.least_valuable_attacker(to, after, enemy).is_none()
     }
 
