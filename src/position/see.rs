@@ -7,8 +7,8 @@
 
 use super::Position;
 use crate::board::attacks::{
-    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, elephant_moves, file_slide, horse_attackers,
-    line_attacks,
+    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, elephant_moves, file_mask, file_slide,
+    horse_attackers, line_attacks, rank_mask,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -27,21 +27,55 @@ impl Position {
         side: Color,
     ) -> Option<(Square, PieceKind)> {
         let present = Bitboard(occ.normal);
-        let found = |reach: Bitboard, kind| {
-            (reach & self.pieces(side, kind) & present)
-                .first()
-                .map(|from| (from, kind))
+        // A kind's pieces still on the board, and the first of them among `reach`.
+        let pieces = |kind| self.pieces(side, kind) & present;
+        let found = |reach: Bitboard, pieces: Bitboard, kind| {
+            (reach & pieces).first().map(|from| (from, kind))
         };
-        found(PAWN_ATTACKERS[side.index()][sq.index()], PieceKind::Pawn)
-            .or_else(|| found(ADVISOR_MOVES[sq.index()], PieceKind::Advisor))
-            .or_else(|| found(elephant_moves(sq, occ.normal), PieceKind::Elephant))
-            .or_else(|| found(horse_attackers(sq, occ.normal), PieceKind::Horse))
-            .or_else(|| {
-                let lines = line_attacks(sq, occ);
-                found(lines.cannon, PieceKind::Cannon)
-                    .or_else(|| found(lines.slide, PieceKind::Chariot))
-            })
-            .or_else(|| found(KING_MOVES[sq.index()], PieceKind::King))
+        // Each kind's reach is computed only when the side has such a piece left (and the
+        // lines only when a cannon or chariot stands on one of them).
+        let pawns = pieces(PieceKind::Pawn);
+        if let Some(hit) = found(
+            PAWN_ATTACKERS[side.index()][sq.index()],
+            pawns,
+            PieceKind::Pawn,
+        ) {
+            return Some(hit);
+        }
+        let advisors = pieces(PieceKind::Advisor);
+        if let Some(hit) = found(ADVISOR_MOVES[sq.index()], advisors, PieceKind::Advisor) {
+            return Some(hit);
+        }
+        let elephants = pieces(PieceKind::Elephant);
+        if elephants.any()
+            && let Some(hit) = found(
+                elephant_moves(sq, occ.normal),
+                elephants,
+                PieceKind::Elephant,
+            )
+        {
+            return Some(hit);
+        }
+        let horses = pieces(PieceKind::Horse);
+        if horses.any()
+            && let Some(hit) = found(horse_attackers(sq, occ.normal), horses, PieceKind::Horse)
+        {
+            return Some(hit);
+        }
+        let (cannons, chariots) = (pieces(PieceKind::Cannon), pieces(PieceKind::Chariot));
+        if ((cannons | chariots) & (rank_mask(sq) | file_mask(sq))).any() {
+            let lines = line_attacks(sq, occ);
+            if let Some(hit) = found(lines.cannon, cannons, PieceKind::Cannon)
+                .or_else(|| found(lines.slide, chariots, PieceKind::Chariot))
+            {
+                return Some(hit);
+            }
+        }
+        found(
+            KING_MOVES[sq.index()],
+            pieces(PieceKind::King),
+            PieceKind::King,
+        )
     }
 
     /// Is the exchange started by `mv` worth at least `threshold` for the mover?
