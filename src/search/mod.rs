@@ -1196,19 +1196,25 @@ impl Worker {
             if !picker.fetched(mv) {
                 tt.prefetch(self.pos.key_after(mv));
             }
-            let gives_check = picker.gives_check(&self.pos, mv);
+            // Whether the move checks is asked only where delta pruning needs it; otherwise
+            // the child finds out for itself (one look at its king, cheaper than the
+            // check data of this node when few moves are searched here).
+            let mut gives_check = None;
             if !in_check {
                 // Delta pruning: even winning this piece cannot lift us to alpha.
                 let gain = self
                     .pos
                     .piece_on(mv.to())
                     .map_or(0, |p| crate::eval::piece_value(p.kind()));
-                if stand_pat + gain + self.params.delta_margin <= alpha && !gives_check {
-                    continue;
+                if stand_pat + gain + self.params.delta_margin <= alpha {
+                    if !picker.gives_check(&self.pos, mv) {
+                        continue;
+                    }
+                    gives_check = Some(true);
                 }
             }
             self.play(ply, mv);
-            self.stack[ply + 1].known_check = Some(gives_check);
+            self.stack[ply + 1].known_check = gives_check;
             let value = -self.qsearch(pv_node, -beta, -alpha, ply + 1, false, tt, shared, deeper);
             self.pos.unmake_move();
             if self.stopped {
