@@ -48,13 +48,18 @@ impl MoveList {
 
     /// Appends a move from `from` to each of `targets`, lowest point first. The generator's
     /// hot loop: the length is kept in a local, which a loop calling `push` per move does not
-    /// manage.
+    /// manage, and the set's two 64-bit halves are walked in turn, each in a loop of its own
+    /// (the set's iterator looks at both halves for every point).
     #[inline(always)]
     pub fn push_targets(&mut self, from: Square, targets: Bitboard) {
         let mut len = self.len;
-        for to in targets {
-            self.moves[len] = Move::new(from, to);
-            len += 1;
+        for (mut bits, base) in [(targets.0 as u64, 0), ((targets.0 >> 64) as u64, 64)] {
+            while bits != 0 {
+                let to = Square::from_index_unchecked(base + bits.trailing_zeros() as u8);
+                bits &= bits - 1;
+                self.moves[len] = Move::new(from, to);
+                len += 1;
+            }
         }
         self.len = len;
     }
