@@ -380,7 +380,11 @@ impl Position {
         let could_check = match moved.kind() {
             PieceKind::Horse if info.horse_checks.contains(to) => return true,
             PieceKind::Pawn if info.pawn_checks.contains(to) => return true,
-            PieceKind::Chariot | PieceKind::King => info.open_lines.contains(to),
+            // Nothing stands between the king and a point of its open lines (the first piece
+            // on them included), and the chariot's own point cannot be between: a chariot
+            // arriving there checks.
+            PieceKind::Chariot if info.open_lines.contains(to) => return true,
+            PieceKind::King => info.open_lines.contains(to),
             PieceKind::Cannon => (info.lines & !info.open_lines).contains(to),
             _ => false,
         };
