@@ -225,36 +225,43 @@ impl<'a> MovePicker<'a> {
     }
 
     fn generate(&mut self, pos: &Position, kind: GenKind) {
-        let in_check = self.in_check;
-        let zone = *self
-            .zone
-            .get_or_insert_with(|| pos.king_zone_knowing(in_check));
-        // The captures leave their doubtful legality tests to the moment they are taken: a
-        // node that cuts off on an early capture never tests the others. Their scores are
-        // distinct (see `GenerateCaptures`), so which of them are still in the list does not
-        // change the order in which the legal ones are taken. (Deferring the quiet moves'
-        // tests cost more than it saved: most quiet moves of a node that reaches them are
-        // taken.)
-        if kind == GenKind::Captures {
-            pos.generate_deferred_in(kind, &zone, &mut self.buf.moves);
+        // The captures (never generated in check: evasions come instead) leave their
+        // legality tests to the moment they are taken: a node that cuts off on an early
+        // capture never tests the others, and one that takes none never computes the
+        // legality data. Their scores are distinct (see `GenerateCaptures`), so which of them
+        // are still in the list does not change the order in which the legal ones are taken.
+        // (Deferring the quiet moves' tests cost more than it saved: most quiet moves of a
+        // node that reaches them are taken.)
+        if kind == GenKind::Captures && !self.in_check {
+            pos.generate_pseudo(kind, &mut self.buf.moves);
         } else {
+            let zone = self.zone(pos);
             pos.generate_in(kind, &zone, &mut self.buf.moves);
         }
     }
 
-    /// May a generated move be played? (See `generate`.)
+    /// The node's legality data, computed when first needed.
     #[inline(always)]
-    fn playable(&self, pos: &Position, mv: Move) -> bool {
-        let zone = self.zone.as_ref().expect("set by the generation");
+    fn zone(&mut self, pos: &Position) -> KingZone {
+        let in_check = self.in_check;
+        *self
+            .zone
+            .get_or_insert_with(|| pos.king_zone_knowing(in_check))
+    }
+
+    /// May a generated capture be played? (See `generate`.)
+    #[inline(always)]
+    fn playable(&mut self, pos: &Position, mv: Move) -> bool {
+        let in_check = self.in_check;
+        let zone = self
+            .zone
+            .get_or_insert_with(|| pos.king_zone_knowing(in_check));
         !zone.needs_test(mv) || pos.keeps_king_safe(mv)
     }
 
     /// The quiet moves that may give check (see `generate_quiet_checks_in`).
     fn generate_quiet_checks(&mut self, pos: &Position, info: &CheckInfo) {
-        let in_check = self.in_check;
-        let zone = *self
-            .zone
-            .get_or_insert_with(|| pos.king_zone_knowing(in_check));
+        let zone = self.zone(pos);
         pos.generate_quiet_checks_in(&zone, info, &mut self.buf.moves);
     }
 
