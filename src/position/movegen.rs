@@ -433,20 +433,43 @@ impl Position {
     /// Generates the legal moves of the requested kind with legality data computed once for
     /// the node (see `king_zone_knowing`).
     pub fn generate_in(&self, kind: GenKind, zone: &KingZone, list: &mut MoveList) {
+        self.generate_testing_king::<true>(kind, zone, list);
+    }
+
+    /// `generate_in` out of check, except that the king's own moves are listed untested:
+    /// the caller tests each one it takes with `keeps_king_safe`, so those it never reaches
+    /// (a cutoff came first) cost nothing. The legal moves come in `generate_in`'s order.
+    pub fn generate_king_untested_in(&self, kind: GenKind, zone: &KingZone, list: &mut MoveList) {
+        debug_assert!(!zone.in_check);
+        self.generate_testing_king::<false>(kind, zone, list);
+    }
+
+    /// `generate_in`, with the king's moves tested or not (`TEST_KING`).
+    #[inline(always)]
+    fn generate_testing_king<const TEST_KING: bool>(
+        &self,
+        kind: GenKind,
+        zone: &KingZone,
+        list: &mut MoveList,
+    ) {
         if !zone.in_check && zone.pinned.is_empty() && zone.to_sensitive.is_empty() {
             // Nothing pinned and no point where a piece would become a screen: only the
             // king's own moves can be illegal (the same moves, in the same order, with no
             // test asked of the others).
             self.for_each_pseudo(kind, |piece, from, targets| {
-                if piece == PieceKind::King {
+                if TEST_KING && piece == PieceKind::King {
                     self.push_legal(zone, from, targets, list)
                 } else {
                     list.push_targets(from, targets)
                 }
             });
         } else {
-            self.for_each_pseudo(kind, |_, from, targets| {
-                self.push_legal(zone, from, targets, list)
+            self.for_each_pseudo(kind, |piece, from, targets| {
+                if !TEST_KING && piece == PieceKind::King {
+                    list.push_targets(from, targets)
+                } else {
+                    self.push_legal(zone, from, targets, list)
+                }
             });
         }
     }

@@ -9,7 +9,7 @@
 //! generating the later ones.
 
 use super::history::{Context, Histories, PieceTo};
-use crate::core::Move;
+use crate::core::{Move, Square};
 use crate::eval::piece_value;
 use crate::position::MoveList;
 use crate::position::movegen::{GenKind, KingZone, MAX_MOVES};
@@ -88,6 +88,9 @@ pub struct MovePicker<'a> {
     in_check: bool,
     /// Legality data, computed at the first generation and shared by the later ones.
     zone: Option<KingZone>,
+    /// Once the quiet moves are generated: the king, whose quiet moves in the list are not
+    /// tested yet (see `generate`).
+    untested_king: Option<Square>,
     /// The moves of the current stage, their scores, the losing captures put off to the
     /// end: only the first `len` of each list mean anything.
     buf: &'a mut PickerBuffers,
@@ -138,6 +141,7 @@ impl<'a> MovePicker<'a> {
             delta_floor: i32::MIN,
             in_check,
             zone: None,
+            untested_king: None,
             buf,
             next: 0,
             bad_next: 0,
@@ -234,6 +238,12 @@ impl<'a> MovePicker<'a> {
         // node that reaches them are taken.)
         if kind == GenKind::Captures && !self.in_check {
             pos.generate_pseudo(kind, &mut self.buf.moves);
+        } else if kind == GenKind::Quiets && !self.in_check {
+            // The king's quiet moves come last in their order, often after a cutoff: each
+            // is tested when taken (`take_quiet`).
+            let zone = self.zone(pos);
+            pos.generate_king_untested_in(kind, &zone, &mut self.buf.moves);
+            self.untested_king = Some(pos.king_square(pos.side_to_move()));
         } else {
             let zone = self.zone(pos);
             pos.generate_in(kind, &zone, &mut self.buf.moves);
@@ -348,11 +358,23 @@ impl<'a> MovePicker<'a> {
     fn take_quiet(&mut self, pos: &Position) -> Option<Move> {
         while let Some(&mv) = self.buf.moves.as_slice().get(self.next) {
             self.next += 1;
-            if mv != self.tt_move && !self.refutations.contains(&mv) && self.quiet_wanted(pos, mv) {
+            if mv != self.tt_move
+                && !self.refutations.contains(&mv)
+                && self.quiet_wanted(pos, mv)
+                && !self
+                    .untested_king
+                    .is_some_and(|king| mv.from() == king && !Self::king_move_safe(pos, mv))
+            {
                 return Some(mv);
             }
         }
         None
+    }
+
+    /// The legality test of a king's quiet move left untested by the generation.
+    #[inline(never)]
+    fn king_move_safe(pos: &Position, mv: Move) -> bool {
+        pos.keeps_king_safe(mv)
     }
 
     /// `next` for everything but a quiet move already sorted.
@@ -537,6 +559,9 @@ mod tests {
             // take the pawn on d1, which the pawn on d2 guards: captures whose legality
             // test the picker leaves to the moment it takes them.
             "3r1k3/9/9/9/4r4/9/9/3pR4/3p5/4K4 w - - 0 1",
+            // Two of the king's three quiet moves are illegal (d0 faces the other king, f0
+            // the chariot): the king's quiet moves are tested only when taken.
+            "3k1r3/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
         ];
         let histories = Histories::new();
         for fen in fens {
