@@ -413,7 +413,7 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
         .count() as Value;
     low_reach |= pawn_moves_all(color, pos.pieces(color, PieceKind::Pawn));
     low_reach |= advisor_moves_all(color, pos.pieces(color, PieceKind::Advisor));
-    low_reach |= elephant_moves_all(pos.pieces(color, PieceKind::Elephant), occ.normal);
+    low_reach |= elephant_moves_all(color, pos.pieces(color, PieceKind::Elephant), occ.normal);
     let king_reach = KING_MOVES[pos.king_square(color).index()];
     Activity {
         mobility: total,

@@ -673,28 +673,31 @@ pub fn advisor_moves_all(color: Color, advisors: Bitboard) -> Bitboard {
     Bitboard(from_corners | from_centre)
 }
 
-/// Every point the elephants `elephants` reach given the occupancy, with no loop over
-/// them: the same rule as `elephant_moves` (two points diagonally over an empty eye, never
-/// across the river), one diagonal at a time for all of them at once by shifts. Equal to
-/// the union of `elephant_moves` over `elephants`, wherever they stand.
+/// Every point the elephants `elephants` of `color` reach given the occupancy, with no loop
+/// over them: the same rule as `elephant_moves` (two points diagonally over an empty eye,
+/// never across the river), one diagonal at a time for all of them at once by shifts. The
+/// elephants must stand on their own side of the river, as they always do (the FEN reader
+/// refuses any other point): that half of the board is worked on as one 64-bit word.
+/// Equal to the union of `elephant_moves` over `elephants`.
 #[inline]
-pub fn elephant_moves_all(elephants: Bitboard, occupied: u128) -> Bitboard {
-    const FILE_A: u128 = FILE_SPREAD[0x3ff];
-    const RANK_0: u128 = 0x1ff;
+pub fn elephant_moves_all(color: Color, elephants: Bitboard, occupied: u128) -> Bitboard {
+    debug_assert!((elephants & !HOME_HALVES[color.index()]).is_empty());
+    const HALF: u64 = (1 << 45) - 1;
+    const FILE_A: u64 = FILE_SPREAD[0x3ff] as u64 & HALF;
     // Two files right needs a start on files a..g, two files left one on files c..i.
-    const RIGHT_OK: u128 = BOARD_MASK & !(FILE_A << 7 | FILE_A << 8);
-    const LEFT_OK: u128 = BOARD_MASK & !(FILE_A | FILE_A << 1);
-    // Two ranks up from ranks 3 and 4, or down from ranks 5 and 6, would cross the river.
-    const UP_OK: u128 = BOARD_MASK & !(RANK_0 << 27 | RANK_0 << 36);
-    const DOWN_OK: u128 = BOARD_MASK & !(RANK_0 << 45 | RANK_0 << 54);
-    let e = elephants.0;
-    let empty = !occupied;
+    const RIGHT_OK: u64 = HALF & !(FILE_A << 7 | FILE_A << 8);
+    const LEFT_OK: u64 = HALF & !(FILE_A | FILE_A << 1);
+    // The half's lowest point: a0 for Red, a5 for Black.
+    let base = if color == Color::Red { 0 } else { 45 };
+    let e = (elephants.0 >> base) as u64;
+    // Points off the half read as occupied: no step leaves it.
+    let empty = !(occupied >> base) as u64 & HALF;
     // A diagonal step is ±9 (a rank) ±1 (a file); the eye is one step, the target two.
-    let up_right = (((e & UP_OK & RIGHT_OK) << 10 & empty) << 10) & BOARD_MASK;
-    let up_left = (((e & UP_OK & LEFT_OK) << 8 & empty) << 8) & BOARD_MASK;
-    let down_right = ((e & DOWN_OK & RIGHT_OK) >> 8 & empty) >> 8;
-    let down_left = ((e & DOWN_OK & LEFT_OK) >> 10 & empty) >> 10;
-    Bitboard(up_right | up_left | down_right | down_left)
+    let up_right = ((e & RIGHT_OK) << 10 & empty) << 10;
+    let up_left = ((e & LEFT_OK) << 8 & empty) << 8;
+    let down_right = ((e & RIGHT_OK) >> 8 & empty) >> 8;
+    let down_left = ((e & LEFT_OK) >> 10 & empty) >> 10;
+    Bitboard((((up_right | up_left | down_right | down_left) & HALF) as u128) << base)
 }
 
 /// Points a pawn of `color` on `sq` moves to.
@@ -852,12 +855,13 @@ mod tests {
             let a = next_random(&mut seed);
             let b = next_random(&mut seed);
             let occupied = (a as u128 | (b as u128) << 64) & BOARD_MASK;
-            // Elephants anywhere on the board (a few, as in play, or many), each on an
-            // occupied point as a real piece would be.
+            // Elephants anywhere on their own side of the river (a few, as in play, or
+            // many), each on an occupied point as a real piece would be.
+            let color = Color::BOTH[round % 2];
             let c = next_random(&mut seed);
             let d = next_random(&mut seed);
-            let mut elephants = (c as u128 | (d as u128) << 64) & BOARD_MASK;
-            if round % 2 == 0 {
+            let mut elephants = (c as u128 | (d as u128) << 64) & HOME_HALVES[color.index()].0;
+            if round % 4 < 2 {
                 elephants &=
                     (next_random(&mut seed) as u128) << 32 | next_random(&mut seed) as u128;
             }
@@ -867,7 +871,7 @@ mod tests {
                 set | elephant_moves(sq, occupied)
             });
             assert_eq!(
-                elephant_moves_all(elephants, occupied),
+                elephant_moves_all(color, elephants, occupied),
                 union,
                 "round {round}"
             );
