@@ -42,9 +42,11 @@ impl Square {
         Square(index)
     }
 
+    /// The point's index, 0..90, masked to 7 bits: tables padded to 128 points
+    /// (`board::bitboard::POINT_SLOTS`) need no bounds check for it.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 0x7f) as usize
     }
 
     /// File 0..9 (a..i).
@@ -309,7 +311,8 @@ impl Move {
 
     #[inline]
     pub const fn to(self) -> Square {
-        Square((self.0 >> 7) as u8)
+        // Masked to the 7 bits it was packed in, so tables of 128 points need no bounds check.
+        Square((self.0 >> 7 & 0x7f) as u8)
     }
 
     #[inline]
@@ -325,6 +328,13 @@ impl Move {
 
     /// Unpacks `raw()`; an out-of-range point yields `NONE` (so a corrupt hash entry can
     /// never name a point off the board).
+    /// `from_raw` for a value known to come from `raw()` of a real move (debug builds check).
+    #[inline]
+    pub const fn from_raw_unchecked(raw: u16) -> Move {
+        debug_assert!(Move::from_raw(raw).0 == raw);
+        Move(raw)
+    }
+
     #[inline]
     pub const fn from_raw(raw: u16) -> Move {
         let (from, to) = ((raw & 0x7f) as usize, (raw >> 7 & 0x7f) as usize);

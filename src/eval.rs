@@ -21,6 +21,7 @@ use crate::board::attacks::{
     HOME_HALVES, KING_MOVES, PALACES, advisor_moves_all, cannon_reach, chariot_attacks,
     elephant_moves_all, file_mask, file_slide, horse_attacks, pawn_moves_all,
 };
+use crate::board::bitboard::POINT_SLOTS;
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
@@ -244,8 +245,10 @@ pub type SquareAdjust = [[(Value, Value); HALF_POINTS]; 7];
 
 /// Material plus square bonus of each piece on each point, middlegame and endgame, indexed
 /// `[piece][point]`: a Black piece's row is its Red kind's mirrored across the river, kept
-/// as a row of its own so that the accumulator's updates need no mirroring.
-pub struct SquareTable([[(Value, Value); SQUARES]; 14]);
+/// as a row of its own so that the accumulator's updates need no mirroring. Padded to 16
+/// pieces of `POINT_SLOTS` points (the padding never read), so a lookup by a move's point
+/// and a piece masked to 4 bits needs no bounds check.
+pub struct SquareTable([[(Value, Value); POINT_SLOTS]; 16]);
 
 impl SquareTable {
     /// The table of weights `p` with the fitted per-point corrections (`SQUARE_ADJUST`).
@@ -255,7 +258,7 @@ impl SquareTable {
 
     /// The table of weights `p` with the per-point corrections `adjust` (for the tuner).
     pub const fn with_adjust(p: &EvalParams, adjust: &SquareAdjust) -> SquareTable {
-        let mut table = [[(0, 0); SQUARES]; 14];
+        let mut table = [[(0, 0); POINT_SLOTS]; 16];
         let mut k = 0;
         while k < 7 {
             let kind = PieceKind::ALL[k];
@@ -294,7 +297,7 @@ pub struct Accumulator {
 /// Middlegame and endgame value of a piece on a point (material + square bonus).
 #[inline]
 fn placement(table: &SquareTable, piece: Piece, sq: Square) -> (Value, Value) {
-    table.0[piece.index()][sq.index()]
+    table.0[piece.index() & 15][sq.index() & (POINT_SLOTS - 1)]
 }
 
 impl Accumulator {

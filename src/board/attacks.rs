@@ -11,7 +11,7 @@
 //! and cannon tables are paired, one entry holding both, for the many places that need both
 //! views of one point (a cannon's moves, a king's attackers, pins).
 
-use super::bitboard::{BOARD_MASK, Bitboard, SQUARE_BITS};
+use super::bitboard::{BOARD_MASK, Bitboard, POINT_SLOTS, SQUARE_BITS};
 use crate::core::{Color, SQUARES, Square};
 
 const fn on_board(file: i32, rank: i32) -> bool {
@@ -30,9 +30,10 @@ const fn same_half(rank_a: i32, rank_b: i32) -> bool {
     (rank_a <= 4) == (rank_b <= 4)
 }
 
-/// Bit of a point in the transposed occupancy (`file * 10 + rank`).
-pub static TRANSPOSED_BIT: [u128; SQUARES] = {
-    let mut table = [0u128; SQUARES];
+/// Bit of a point in the transposed occupancy (`file * 10 + rank`), padded like
+/// `SQUARE_BITS`.
+pub static TRANSPOSED_BIT: [u128; POINT_SLOTS] = {
+    let mut table = [0u128; POINT_SLOTS];
     let mut sq = 0;
     while sq < SQUARES {
         table[sq] = 1u128 << ((sq % 9) * 10 + sq / 9);
@@ -57,8 +58,8 @@ pub static PALACES: [Bitboard; 2] = {
 };
 
 /// King steps: one point orthogonally, staying inside the palace it stands in.
-pub static KING_MOVES: [Bitboard; SQUARES] = {
-    let mut table = [Bitboard::EMPTY; SQUARES];
+pub static KING_MOVES: [Bitboard; POINT_SLOTS] = {
+    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
     let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
     let mut sq = 0;
     while sq < SQUARES {
@@ -81,8 +82,8 @@ pub static KING_MOVES: [Bitboard; SQUARES] = {
 };
 
 /// Advisor steps: one point diagonally inside the palace.
-pub static ADVISOR_MOVES: [Bitboard; SQUARES] = {
-    let mut table = [Bitboard::EMPTY; SQUARES];
+pub static ADVISOR_MOVES: [Bitboard; POINT_SLOTS] = {
+    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
     let steps = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
     let mut sq = 0;
     while sq < SQUARES {
@@ -215,8 +216,8 @@ pub static HORSE_ATTACKERS: [[Gated; 4]; SQUARES] = {
 };
 
 /// Pawn moves per color and point: forward, and sideways once across the river.
-pub static PAWN_MOVES: [[Bitboard; SQUARES]; 2] = {
-    let mut table = [[Bitboard::EMPTY; SQUARES]; 2];
+pub static PAWN_MOVES: [[Bitboard; POINT_SLOTS]; 2] = {
+    let mut table = [[Bitboard::EMPTY; POINT_SLOTS]; 2];
     let mut color = 0;
     while color < 2 {
         let forward = if color == 0 { 1 } else { -1 };
@@ -245,8 +246,8 @@ pub static PAWN_MOVES: [[Bitboard; SQUARES]; 2] = {
 };
 
 /// Points from which a pawn of the given color attacks a point (the inverse of `PAWN_MOVES`).
-pub static PAWN_ATTACKERS: [[Bitboard; SQUARES]; 2] = {
-    let mut table = [[Bitboard::EMPTY; SQUARES]; 2];
+pub static PAWN_ATTACKERS: [[Bitboard; POINT_SLOTS]; 2] = {
+    let mut table = [[Bitboard::EMPTY; POINT_SLOTS]; 2];
     let mut color = 0;
     while color < 2 {
         let mut from = 0;
@@ -598,11 +599,11 @@ fn gate_index(window: u32, gates: [u32; 4]) -> usize {
 
 /// A leaper's targets per point and per pattern of occupied gates (bit `j` of the index set
 /// when the gate at window bit `gates[j]` is occupied): one load instead of four gate tests.
-type GateIndexed = [[u128; 16]; SQUARES];
+type GateIndexed = [[u128; 16]; POINT_SLOTS];
 
 /// Builds a `GateIndexed` table from per-step gates and targets.
 const fn index_by_gates(steps: &[[Gated; 4]; SQUARES], gates: [u32; 4]) -> GateIndexed {
-    let mut table = [[0u128; 16]; SQUARES];
+    let mut table = [[0u128; 16]; POINT_SLOTS];
     let mut sq = 0;
     while sq < SQUARES {
         let mut pattern = 0;

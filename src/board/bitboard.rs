@@ -10,10 +10,14 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 pub const BOARD_MASK: u128 = (1u128 << SQUARES) - 1;
 
 /// A set of points.
+/// Slots in a table indexed by a point, where it is padded past the 90 points: a move's
+/// points are 7-bit fields (see `Move`), so such a lookup needs no bounds check.
+pub const POINT_SLOTS: usize = 128;
+
 /// Bit of a point on the board (`1 << index`), as a load rather than a variable `u128`
-/// shift, which takes half a dozen instructions.
-pub static SQUARE_BITS: [u128; SQUARES] = {
-    let mut table = [0u128; SQUARES];
+/// shift, which takes half a dozen instructions. Padded to `POINT_SLOTS` with empty sets.
+pub static SQUARE_BITS: [u128; POINT_SLOTS] = {
+    let mut table = [0u128; POINT_SLOTS];
     let mut sq = 0;
     while sq < SQUARES {
         table[sq] = 1u128 << sq;

@@ -3,6 +3,7 @@
 //! Generated at compile time from a fixed seed with splitmix64, so keys (and everything
 //! hashed with them, such as the bench signature) are the same on every machine and build.
 
+use super::bitboard::POINT_SLOTS;
 use crate::core::{Piece, SQUARES, Square};
 
 const fn splitmix64(state: u64) -> (u64, u64) {
@@ -13,8 +14,10 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (next, z ^ (z >> 31))
 }
 
-static PIECE_KEYS: [[u64; SQUARES]; 14] = {
-    let mut table = [[0u64; SQUARES]; 14];
+/// Keys per piece and point, drawn piece by piece, point by point; padded to 16 pieces of
+/// `POINT_SLOTS` points (the padding never read) so a lookup needs no bounds check.
+static PIECE_KEYS: [[u64; POINT_SLOTS]; 16] = {
+    let mut table = [[0u64; POINT_SLOTS]; 16];
     let mut state = 0x0c4a_2107_u64;
     let mut piece = 0;
     while piece < 14 {
@@ -36,5 +39,5 @@ pub const SIDE_KEY: u64 = splitmix64(0x5eed_b1ac).1;
 /// Key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    PIECE_KEYS[piece.index()][sq.index()]
+    PIECE_KEYS[piece.index() & 15][sq.index() & (POINT_SLOTS - 1)]
 }

@@ -39,9 +39,10 @@ pub struct Position {
     /// `[point]`, padded to 256 so that a point (a byte) needs no bounds check; the slots
     /// past the board stay empty.
     mailbox: [Option<Piece>; MAILBOX_SLOTS],
-    pieces: [Bitboard; 14],
+    /// Per piece (padded to 16, so an index masked to 4 bits needs no bounds check).
+    pieces: [Bitboard; 16],
     /// How many of each piece are on the board (cheaper than a popcount on every query).
-    counts: [u8; 14],
+    counts: [u8; 16],
     colors: [Bitboard; 2],
     occupancy: Occupancy,
     side: Color,
@@ -98,8 +99,8 @@ impl Position {
     fn empty() -> Position {
         Position {
             mailbox: [None; MAILBOX_SLOTS],
-            pieces: [Bitboard::EMPTY; 14],
-            counts: [0; 14],
+            pieces: [Bitboard::EMPTY; 16],
+            counts: [0; 16],
             colors: [Bitboard::EMPTY; 2],
             occupancy: Occupancy::default(),
             side: Color::Red,
@@ -120,8 +121,8 @@ impl Position {
     fn put_piece<const KEYED: bool>(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
-        self.pieces[piece.index()].0 |= SQUARE_BITS[sq.index()];
-        self.counts[piece.index()] += 1;
+        self.pieces[piece.index() & 15].0 |= SQUARE_BITS[sq.index()];
+        self.counts[piece.index() & 15] += 1;
         self.colors[piece.color().index()].0 |= SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         if KEYED {
@@ -139,7 +140,7 @@ impl Position {
         self.mailbox[from.index()] = None;
         self.mailbox[to.index()] = Some(piece);
         let bits = SQUARE_BITS[from.index()] | SQUARE_BITS[to.index()];
-        self.pieces[piece.index()].0 ^= bits;
+        self.pieces[piece.index() & 15].0 ^= bits;
         self.colors[piece.color().index()].0 ^= bits;
         self.occupancy.normal ^= bits;
         self.occupancy.transposed ^= TRANSPOSED_BIT[from.index()] | TRANSPOSED_BIT[to.index()];
@@ -152,8 +153,8 @@ impl Position {
     fn remove_piece(&mut self, piece: Piece, sq: Square) {
         debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
         self.mailbox[sq.index()] = None;
-        self.pieces[piece.index()].0 &= !SQUARE_BITS[sq.index()];
-        self.counts[piece.index()] -= 1;
+        self.pieces[piece.index() & 15].0 &= !SQUARE_BITS[sq.index()];
+        self.counts[piece.index() & 15] -= 1;
         self.colors[piece.color().index()].0 &= !SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
@@ -534,7 +535,7 @@ impl Position {
     /// Checks that every incrementally kept view agrees with the mailbox. For tests and
     /// debugging; returns a description of the first disagreement.
     pub fn check_consistency(&self) -> Result<(), String> {
-        let mut pieces = [Bitboard::EMPTY; 14];
+        let mut pieces = [Bitboard::EMPTY; 16];
         let mut colors = [Bitboard::EMPTY; 2];
         let mut occ = Occupancy::default();
         for sq in Square::all() {
@@ -547,7 +548,7 @@ impl Position {
         if pieces != self.pieces {
             return Err("piece bitboards disagree with the mailbox".into());
         }
-        if (0..14).any(|i| pieces[i].count() != self.counts[i] as u32) {
+        if (0..16).any(|i| pieces[i].count() != self.counts[i] as u32) {
             return Err("piece counts disagree with the mailbox".into());
         }
         if colors != self.colors {

@@ -304,7 +304,7 @@ impl<'a> MovePicker<'a> {
         }
         keys[..len].sort_unstable_by(|a, b| b.cmp(a));
         for (i, key) in keys[..len].iter().enumerate() {
-            moves[i] = Move::from_raw(*key as u16);
+            moves[i] = Move::from_raw_unchecked(*key as u16);
         }
     }
 
