@@ -408,7 +408,7 @@ impl Occupancy {
     pub fn after_move(self, from: Square, to: Square) -> Occupancy {
         let mut next = self;
         next.toggle(from);
-        if self.normal >> to.index() & 1 == 0 {
+        if !Bitboard(self.normal).contains(to) {
             next.toggle(to);
         }
         next
@@ -732,16 +732,31 @@ pub fn pawn_moves_all(color: Color, pawns: Bitboard) -> Bitboard {
     Bitboard(forward | sideways)
 }
 
+/// The file and the rank of each point, as sets (a load, where computing them takes a
+/// division and a variable `u128` shift).
+static LINE_MASKS: [(Bitboard, Bitboard); POINT_SLOTS] = {
+    let mut table = [(Bitboard::EMPTY, Bitboard::EMPTY); POINT_SLOTS];
+    let mut sq = 0;
+    while sq < SQUARES {
+        table[sq] = (
+            Bitboard(FILE_SPREAD[0x3ff] << (sq % 9)),
+            Bitboard(0x1ffu128 << (sq / 9 * 9)),
+        );
+        sq += 1;
+    }
+    table
+};
+
 /// The whole file of a point, as a set.
 #[inline]
 pub fn file_mask(sq: Square) -> Bitboard {
-    Bitboard(FILE_SPREAD[0x3ff] << sq.file())
+    LINE_MASKS[sq.index()].0
 }
 
 /// The whole rank of a point, as a set.
 #[inline]
 pub fn rank_mask(sq: Square) -> Bitboard {
-    Bitboard(0x1ffu128 << (sq.rank() as u32 * 9))
+    LINE_MASKS[sq.index()].1
 }
 
 /// The up to four diagonal neighbours of a point (where horse legs toward it lie).

@@ -324,7 +324,7 @@ impl Position {
             self.king_square(us)
         };
         let occ = self.occupancy.after_move(from, to);
-        let attackers = self.king_attackers(them, 1u128 << to.index());
+        let attackers = self.king_attackers(them, SQUARE_BITS[to.index()]);
         !Self::king_in_danger(king, them, occ, attackers)
     }
 
@@ -408,7 +408,7 @@ impl Position {
     ) -> bool {
         let us = self.side;
         let mut attackers = self.king_attackers(us, 0);
-        let step = 1u128 << from.index() | 1u128 << to.index();
+        let step = SQUARE_BITS[from.index()] | SQUARE_BITS[to.index()];
         match moved.kind() {
             PieceKind::Chariot | PieceKind::King => attackers.lines ^= step,
             PieceKind::Cannon => attackers.cannons ^= step,
