@@ -46,6 +46,15 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
             mv,
             pos.to_fen()
         );
+        if !pos.in_check() {
+            prop_assert_eq!(
+                pos.is_legal_out_of_check(mv),
+                expected,
+                "is_legal_out_of_check({}) in {}",
+                mv,
+                pos.to_fen()
+            );
+        }
     }
     prop_assert!(legal.iter().all(|m| pseudo.contains(*m)));
     prop_assert_eq!(legal.len() as u64, pos.count_legal_moves());

@@ -762,12 +762,25 @@ pub fn rank_mask(sq: Square) -> Bitboard {
 /// The up to four diagonal neighbours of a point (where horse legs toward it lie).
 #[inline]
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
-    let mut bits = 0;
-    for step in &HORSE_ATTACKERS[sq.index()] {
-        bits |= step.gate.0;
-    }
-    Bitboard(bits)
+    DIAGONAL_NEIGHBOURS[sq.index()]
 }
+
+/// `diagonal_neighbours` per point: the gates of its horse attackers.
+static DIAGONAL_NEIGHBOURS: [Bitboard; POINT_SLOTS] = {
+    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < 4 {
+            bits |= HORSE_ATTACKERS[sq][i].gate.0;
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+};
 
 #[cfg(test)]
 mod tests {

@@ -15,8 +15,8 @@ use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
     ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS, cannon_captures,
-    chariot_attacks, elephant_moves, file_mask, horse_attackers, horse_attacks, line_attacks,
-    pawn_moves, pawn_moves_all, rank_mask, third_blockers,
+    chariot_attacks, diagonal_neighbours, elephant_moves, file_mask, horse_attackers,
+    horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask, third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
 
@@ -585,6 +585,19 @@ impl Position {
     /// Is `mv` legal here? Safe to call with any move (for example one from a hash table or a
     /// GUI): only the moving piece's targets are generated.
     pub fn is_legal(&self, mv: Move) -> bool {
+        self.is_legal_given::<false>(mv)
+    }
+
+    /// `is_legal` for a side known not to be in check (the search knows): a move of another
+    /// piece than the king that neither leaves the king's rank, file or diagonal neighbours
+    /// (a horse's leg) nor lands on its rank or file changes no attack on the king, so it
+    /// needs no full test.
+    pub fn is_legal_out_of_check(&self, mv: Move) -> bool {
+        self.is_legal_given::<true>(mv)
+    }
+
+    #[inline(always)]
+    fn is_legal_given<const SAFE_NOW: bool>(&self, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
         let Some(piece) = self.piece_on(from) else {
             return false;
@@ -606,7 +619,18 @@ impl Position {
             PieceKind::Advisor => ADVISOR_MOVES[from.index()],
             PieceKind::King => KING_MOVES[from.index()],
         };
-        targets.contains(to) && self.keeps_king_safe(mv)
+        if !targets.contains(to) {
+            return false;
+        }
+        if SAFE_NOW && piece.kind() != PieceKind::King {
+            debug_assert!(!self.in_check());
+            let king = self.king_square(us);
+            let lines = file_mask(king) | rank_mask(king);
+            if !(lines | diagonal_neighbours(king)).contains(from) && !lines.contains(to) {
+                return true;
+            }
+        }
+        self.keeps_king_safe(mv)
     }
 
     /// Counts the leaf nodes of the legal move tree to `depth` (bulk counting at the last ply).

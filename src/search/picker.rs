@@ -117,10 +117,13 @@ impl<'a> MovePicker<'a> {
         in_check: bool,
         buf: &'a mut PickerBuffers,
     ) -> MovePicker<'a> {
-        let stage = match (in_check, !tt_move.is_none() && pos.is_legal(tt_move)) {
-            (true, _) => Stage::GenerateEvasions,
-            (false, true) => Stage::TtMove,
-            (false, false) => Stage::GenerateCaptures,
+        // (In check the hash move is found among the evasions, which are all legal.)
+        let stage = if in_check {
+            Stage::GenerateEvasions
+        } else if !tt_move.is_none() && pos.is_legal_out_of_check(tt_move) {
+            Stage::TtMove
+        } else {
+            Stage::GenerateCaptures
         };
         buf.moves.clear();
         buf.bad.clear();
@@ -161,10 +164,12 @@ impl<'a> MovePicker<'a> {
         quiet_checks: bool,
         buf: &'a mut PickerBuffers,
     ) -> MovePicker<'a> {
-        // Like every quiescence capture, the hash move must not lose material.
-        let tt_usable = !tt_move.is_none()
+        // Like every quiescence capture, the hash move must not lose material. (In check it
+        // is found among the evasions.)
+        let tt_usable = !in_check
+            && !tt_move.is_none()
             && pos.piece_on(tt_move.to()).is_some()
-            && pos.is_legal(tt_move)
+            && pos.is_legal_out_of_check(tt_move)
             && pos.see_ge(tt_move, 0);
         let mut picker = MovePicker::new(
             pos,
@@ -452,7 +457,7 @@ impl<'a> MovePicker<'a> {
                             && mv != self.tt_move
                             && !self.refutations.contains(&mv)
                             && pos.piece_on(mv.to()).is_none()
-                            && pos.is_legal(mv)
+                            && pos.is_legal_out_of_check(mv)
                             && self.quiet_wanted(pos, mv);
                         if fresh {
                             self.refutations[self.refutation_next - 1] = mv;
