@@ -588,12 +588,21 @@ impl Position {
         self.is_legal_given::<false>(mv)
     }
 
-    /// `is_legal` for a side known not to be in check (the search knows): a move of another
-    /// piece than the king that neither leaves the king's rank, file or diagonal neighbours
-    /// (a horse's leg) nor lands on its rank or file changes no attack on the king, so it
-    /// needs no full test.
+    /// `is_legal` for a side known not to be in check (the search knows): a move that
+    /// cannot expose the king (`may_expose_king`) needs no full test.
     pub fn is_legal_out_of_check(&self, mv: Move) -> bool {
         self.is_legal_given::<true>(mv)
+    }
+
+    /// Could a pseudo-legal move from `from` to `to` change an attack on the mover's king?
+    /// Only a king move, or one that leaves the king's rank, file or diagonal neighbours (a
+    /// horse's leg), or lands on its rank or file (a cannon's screen): a move off them (a
+    /// capture only takes an attacker away) is legal whenever the king is not in check.
+    #[inline(always)]
+    pub fn may_expose_king(&self, from: Square, to: Square) -> bool {
+        let king = self.king_square(self.side);
+        let lines = file_mask(king) | rank_mask(king);
+        (lines | diagonal_neighbours(king)).contains(from) || lines.contains(to)
     }
 
     #[inline(always)]
@@ -622,13 +631,9 @@ impl Position {
         if !targets.contains(to) {
             return false;
         }
-        if SAFE_NOW && piece.kind() != PieceKind::King {
+        if SAFE_NOW && !self.may_expose_king(from, to) {
             debug_assert!(!self.in_check());
-            let king = self.king_square(us);
-            let lines = file_mask(king) | rank_mask(king);
-            if !(lines | diagonal_neighbours(king)).contains(from) && !lines.contains(to) {
-                return true;
-            }
+            return true;
         }
         self.keeps_king_safe(mv)
     }

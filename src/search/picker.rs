@@ -267,6 +267,10 @@ impl<'a> MovePicker<'a> {
     /// May a generated capture be played? (See `generate`.)
     #[inline(always)]
     fn playable(&mut self, pos: &Position, mv: Move) -> bool {
+        // (Captures are generated out of check only.)
+        if !pos.may_expose_king(mv.from(), mv.to()) {
+            return true;
+        }
         let in_check = self.in_check;
         let zone = self
             .zone
