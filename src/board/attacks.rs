@@ -179,6 +179,31 @@ pub static HORSE_MOVES: [[Gated; 4]; SQUARES] = {
     table
 };
 
+/// Points from which a horse could attack a point whatever the legs (horse steps are
+/// symmetric: the points a horse there could reach): a cheap test before the full lookup.
+pub static HORSE_SPAN: [Bitboard; POINT_SLOTS] = {
+    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < 4 {
+            bits |= HORSE_ATTACKERS[sq][i].targets.0;
+            i += 1;
+        }
+        table[sq] = Bitboard(bits);
+        sq += 1;
+    }
+    table
+};
+
+/// The seven points each color's elephants can stand on (and so the only ones they
+/// attack), in `Color` order.
+pub const ELEPHANT_POINTS: [Bitboard; 2] = [
+    Bitboard(1 << 2 | 1 << 6 | 1 << 18 | 1 << 22 | 1 << 26 | 1 << 38 | 1 << 42),
+    Bitboard(1 << 83 | 1 << 87 | 1 << 63 | 1 << 67 | 1 << 71 | 1 << 47 | 1 << 51),
+];
+
 /// Horses that attack a point, grouped by the leg they need: the leg is a diagonal neighbour
 /// of the attacked point, and the two horses that use it stand beyond it.
 pub static HORSE_ATTACKERS: [[Gated; 4]; SQUARES] = {
@@ -875,6 +900,38 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    #[test]
+    fn horse_span_holds_the_points_a_free_horse_reaches_the_point_from() {
+        for sq in Square::all() {
+            let from: Vec<Square> = Square::all()
+                .filter(|&p| horse_attacks(p, 0).contains(sq))
+                .collect();
+            let span: Vec<Square> = HORSE_SPAN[sq.index()].collect();
+            assert_eq!(span, from, "{sq}");
+        }
+    }
+
+    #[test]
+    fn elephant_points_are_those_the_elephants_reach_from_their_start() {
+        for color in Color::BOTH {
+            // From the two start points (c0 and g0, or c9 and g9), every point reachable on
+            // an empty board.
+            let rank = if color == Color::Red { 0 } else { 9 };
+            let mut reached = Bitboard::EMPTY
+                .with(Square::new(2, rank))
+                .with(Square::new(6, rank));
+            loop {
+                let next = reached.fold(reached, |set, sq| set | elephant_moves(sq, 0));
+                if next == reached {
+                    break;
+                }
+                reached = next;
+            }
+            assert_eq!(reached.count(), 7);
+            assert_eq!(ELEPHANT_POINTS[color.index()], reached, "{color:?}");
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, diagonal_neighbours, file_mask,
+    HORSE_SPAN, LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, diagonal_neighbours, file_mask,
     horse_attackers, line_attacks, rank_mask,
 };
 use crate::board::bitboard::SQUARE_BITS;
@@ -291,7 +291,8 @@ impl Position {
         let lines = line_attacks(king, occ);
         lines.slide.0 & attackers.lines != 0
             || lines.cannon.0 & attackers.cannons != 0
-            || horse_attackers(king, occ.normal).0 & attackers.horses != 0
+            || (HORSE_SPAN[king.index()].0 & attackers.horses != 0
+                && horse_attackers(king, occ.normal).0 & attackers.horses != 0)
             || PAWN_ATTACKERS[by.index()][king.index()].0 & attackers.pawns != 0
     }
 

@@ -14,9 +14,10 @@
 use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HORSE_ATTACKERS, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS, cannon_captures,
-    chariot_attacks, diagonal_neighbours, elephant_moves, file_mask, horse_attackers,
-    horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask, third_blockers,
+    ADVISOR_MOVES, HORSE_ATTACKERS, HORSE_SPAN, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS,
+    cannon_captures, chariot_attacks, diagonal_neighbours, elephant_moves, file_mask,
+    horse_attackers, horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask,
+    third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
 
@@ -216,9 +217,11 @@ impl Position {
             }
         }
         let horses = self.pieces(them, PieceKind::Horse);
-        for step in &HORSE_ATTACKERS[king.index()] {
-            if (step.targets & horses).any() {
-                zone.pinned |= own & step.gate;
+        if (HORSE_SPAN[king.index()] & horses).any() {
+            for step in &HORSE_ATTACKERS[king.index()] {
+                if (step.targets & horses).any() {
+                    zone.pinned |= own & step.gate;
+                }
             }
         }
         zone

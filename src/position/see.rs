@@ -7,8 +7,8 @@
 
 use super::Position;
 use crate::board::attacks::{
-    ADVISOR_MOVES, KING_MOVES, PAWN_ATTACKERS, elephant_moves, file_mask, file_slide,
-    horse_attackers, line_attacks, rank_mask,
+    ADVISOR_MOVES, ELEPHANT_POINTS, HORSE_SPAN, KING_MOVES, PAWN_ATTACKERS, elephant_moves,
+    file_mask, file_slide, horse_attackers, line_attacks, rank_mask,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -48,6 +48,7 @@ impl Position {
         }
         let elephants = pieces(PieceKind::Elephant);
         if elephants.any()
+            && ELEPHANT_POINTS[side.index()].contains(sq)
             && let Some(hit) = found(
                 elephant_moves(sq, occ.normal),
                 elephants,
@@ -57,7 +58,7 @@ impl Position {
             return Some(hit);
         }
         let horses = pieces(PieceKind::Horse);
-        if horses.any()
+        if (HORSE_SPAN[sq.index()] & horses).any()
             && let Some(hit) = found(horse_attackers(sq, occ.normal), horses, PieceKind::Horse)
         {
             return Some(hit);
