@@ -14,9 +14,9 @@
 use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, HORSE_ATTACKERS, HORSE_SPAN, KING_MOVES, LineAttacks, PAWN_ATTACKERS, RAYS,
-    cannon_captures, chariot_attacks, diagonal_neighbours, elephant_moves, file_mask,
-    horse_attackers, horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask,
+    ADVISOR_MOVES, ELEPHANT_POINTS, HORSE_ATTACKERS, HORSE_SPAN, KING_MOVES, LineAttacks, PALACES,
+    PAWN_ATTACKERS, RAYS, cannon_captures, chariot_attacks, diagonal_neighbours, elephant_moves,
+    file_mask, horse_attackers, horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask,
     third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
@@ -367,29 +367,35 @@ impl Position {
         }
         // Pawn captures are rare: one test on all the pawns' moves at once skips the loop
         // over them when none captures (the moves, when some do, come in the same order).
-        // The same test for elephants and advisors cost more than their short loops.
         let pawns = self.pieces(us, PieceKind::Pawn);
         if kind != GenKind::Captures || (pawn_moves_all(us, pawns) & targets).any() {
             for from in pawns {
                 visit(PieceKind::Pawn, from, pawn_moves(us, from) & targets);
             }
         }
-        for from in self.pieces(us, PieceKind::Elephant) {
-            visit(
-                PieceKind::Elephant,
-                from,
-                elephant_moves(from, occ.normal) & targets,
-            );
+        // Elephants capture only on their own seven points, advisors and the king only in
+        // their palace: without an enemy piece there, their loops are skipped.
+        let captures = kind == GenKind::Captures;
+        if !captures || (ELEPHANT_POINTS[us.index()] & targets).any() {
+            for from in self.pieces(us, PieceKind::Elephant) {
+                visit(
+                    PieceKind::Elephant,
+                    from,
+                    elephant_moves(from, occ.normal) & targets,
+                );
+            }
         }
-        for from in self.pieces(us, PieceKind::Advisor) {
-            visit(
-                PieceKind::Advisor,
-                from,
-                ADVISOR_MOVES[from.index()] & targets,
-            );
-        }
-        for from in self.pieces(us, PieceKind::King) {
-            visit(PieceKind::King, from, KING_MOVES[from.index()] & targets);
+        if !captures || (PALACES[us.index()] & targets).any() {
+            for from in self.pieces(us, PieceKind::Advisor) {
+                visit(
+                    PieceKind::Advisor,
+                    from,
+                    ADVISOR_MOVES[from.index()] & targets,
+                );
+            }
+            for from in self.pieces(us, PieceKind::King) {
+                visit(PieceKind::King, from, KING_MOVES[from.index()] & targets);
+            }
         }
     }
 
