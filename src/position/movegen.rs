@@ -359,11 +359,14 @@ impl Position {
             visit(PieceKind::Cannon, from, bb);
         }
         for from in self.pieces(us, PieceKind::Horse) {
-            visit(
-                PieceKind::Horse,
-                from,
-                horse_attacks(from, occ.normal) & targets,
-            );
+            // A horse captures only where an enemy piece stands a horse's step away.
+            if kind != GenKind::Captures || (HORSE_SPAN[from.index()] & targets).any() {
+                visit(
+                    PieceKind::Horse,
+                    from,
+                    horse_attacks(from, occ.normal) & targets,
+                );
+            }
         }
         // Pawn captures are rare: one test on all the pawns' moves at once skips the loop
         // over them when none captures (the moves, when some do, come in the same order).
