@@ -329,7 +329,18 @@ impl Position {
     /// Calls `visit(kind, from, targets)` for every piece of the side to move with its
     /// pseudo-legal targets of the requested kind.
     #[inline(always)]
-    fn for_each_pseudo(&self, kind: GenKind, mut visit: impl FnMut(PieceKind, Square, Bitboard)) {
+    fn for_each_pseudo(&self, kind: GenKind, visit: impl FnMut(PieceKind, Square, Bitboard)) {
+        self.for_each_pseudo_but(kind, false, visit);
+    }
+
+    /// `for_each_pseudo`, leaving out the advisors and elephants if `skip_defenders`.
+    #[inline(always)]
+    fn for_each_pseudo_but(
+        &self,
+        kind: GenKind,
+        skip_defenders: bool,
+        mut visit: impl FnMut(PieceKind, Square, Bitboard),
+    ) {
         let us = self.side;
         let own = self.color_pieces(us);
         let enemy = self.color_pieces(us.opponent());
@@ -379,7 +390,7 @@ impl Position {
         // Elephants capture only on their own seven points, advisors and the king only in
         // their palace: without an enemy piece there, their loops are skipped.
         let captures = kind == GenKind::Captures;
-        if !captures || (ELEPHANT_POINTS[us.index()] & targets).any() {
+        if !skip_defenders && (!captures || (ELEPHANT_POINTS[us.index()] & targets).any()) {
             for from in self.pieces(us, PieceKind::Elephant) {
                 visit(
                     PieceKind::Elephant,
@@ -389,12 +400,14 @@ impl Position {
             }
         }
         if !captures || (PALACES[us.index()] & targets).any() {
-            for from in self.pieces(us, PieceKind::Advisor) {
-                visit(
-                    PieceKind::Advisor,
-                    from,
-                    ADVISOR_MOVES[from.index()] & targets,
-                );
+            if !skip_defenders {
+                for from in self.pieces(us, PieceKind::Advisor) {
+                    visit(
+                        PieceKind::Advisor,
+                        from,
+                        ADVISOR_MOVES[from.index()] & targets,
+                    );
+                }
             }
             for from in self.pieces(us, PieceKind::King) {
                 visit(PieceKind::King, from, KING_MOVES[from.index()] & targets);
@@ -499,7 +512,12 @@ impl Position {
     /// piece that could uncover a check, and the others' moves onto a point where their own
     /// kind could check or where they would screen a cannon (see `CheckInfo`).
     pub fn generate_quiet_checks_in(&self, zone: &KingZone, info: &CheckInfo, list: &mut MoveList) {
-        self.for_each_pseudo(GenKind::Quiets, |kind, from, targets| {
+        // Advisors and elephants check only by uncovering or by screening a cannon: most
+        // nodes need not look at their moves.
+        let us = self.side;
+        let defenders = self.pieces(us, PieceKind::Advisor) | self.pieces(us, PieceKind::Elephant);
+        let skip_defenders = info.screens.is_empty() && (info.uncovering & defenders).is_empty();
+        self.for_each_pseudo_but(GenKind::Quiets, skip_defenders, |kind, from, targets| {
             let targets = if info.uncovering.contains(from) {
                 targets
             } else {
