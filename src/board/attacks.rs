@@ -181,21 +181,26 @@ pub static HORSE_MOVES: [[Gated; 4]; SQUARES] = {
 
 /// Points from which a horse could attack a point whatever the legs (horse steps are
 /// symmetric: the points a horse there could reach): a cheap test before the full lookup.
-pub static HORSE_SPAN: [Bitboard; POINT_SLOTS] = {
+pub static HORSE_SPAN: [Bitboard; POINT_SLOTS] = horse_attacker_union(false);
+
+/// Per point, the union over its four horse-attacker steps of their gates (`gates`) or of
+/// their targets.
+const fn horse_attacker_union(gates: bool) -> [Bitboard; POINT_SLOTS] {
     let mut table = [Bitboard::EMPTY; POINT_SLOTS];
     let mut sq = 0;
     while sq < SQUARES {
         let mut bits = 0;
         let mut i = 0;
         while i < 4 {
-            bits |= HORSE_ATTACKERS[sq][i].targets.0;
+            let step = HORSE_ATTACKERS[sq][i];
+            bits |= if gates { step.gate.0 } else { step.targets.0 };
             i += 1;
         }
         table[sq] = Bitboard(bits);
         sq += 1;
     }
     table
-};
+}
 
 /// The seven points each color's elephants can stand on (and so the only ones they
 /// attack), in `Color` order.
@@ -791,21 +796,7 @@ pub fn diagonal_neighbours(sq: Square) -> Bitboard {
 }
 
 /// `diagonal_neighbours` per point: the gates of its horse attackers.
-static DIAGONAL_NEIGHBOURS: [Bitboard; POINT_SLOTS] = {
-    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut bits = 0;
-        let mut i = 0;
-        while i < 4 {
-            bits |= HORSE_ATTACKERS[sq][i].gate.0;
-            i += 1;
-        }
-        table[sq] = Bitboard(bits);
-        sq += 1;
-    }
-    table
-};
+static DIAGONAL_NEIGHBOURS: [Bitboard; POINT_SLOTS] = horse_attacker_union(true);
 
 #[cfg(test)]
 mod tests {
