@@ -326,8 +326,6 @@ impl Move {
         self.0
     }
 
-    /// Unpacks `raw()`; an out-of-range point yields `NONE` (so a corrupt hash entry can
-    /// never name a point off the board).
     /// `from_raw` for a value known to come from `raw()` of a real move (debug builds check).
     #[inline]
     pub const fn from_raw_unchecked(raw: u16) -> Move {
@@ -335,6 +333,8 @@ impl Move {
         Move(raw)
     }
 
+    /// Unpacks `raw()`; an out-of-range point yields `NONE` (so a corrupt hash entry can
+    /// never name a point off the board).
     #[inline]
     pub const fn from_raw(raw: u16) -> Move {
         let (from, to) = ((raw & 0x7f) as usize, (raw >> 7 & 0x7f) as usize);

@@ -9,9 +9,8 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 /// The 90 board bits.
 pub const BOARD_MASK: u128 = (1u128 << SQUARES) - 1;
 
-/// A set of points.
-/// Slots in a table indexed by a point, where it is padded past the 90 points: a move's
-/// points are 7-bit fields (see `Move`), so such a lookup needs no bounds check.
+/// Slots in a table indexed by a point, where it is padded past the 90 points: a point's
+/// index is 7 bits (`Square::index`), so such a lookup needs no bounds check.
 pub const POINT_SLOTS: usize = 128;
 
 /// Bit of a point on the board (`1 << index`), as a load rather than a variable `u128`
@@ -26,6 +25,7 @@ pub static SQUARE_BITS: [u128; POINT_SLOTS] = {
     table
 };
 
+/// A set of points.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u128);
 

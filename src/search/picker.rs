@@ -86,7 +86,7 @@ pub struct MovePicker<'a> {
     /// unless they give check (see `set_delta_floor`).
     delta_floor: i32,
     in_check: bool,
-    /// Legality data, computed at the first generation and shared by the later ones.
+    /// Legality data, computed when first needed (see `zone`) and shared from then on.
     zone: Option<KingZone>,
     /// Once the quiet moves are generated: the king, whose quiet moves in the list are not
     /// tested yet (see `generate`).
