@@ -262,10 +262,11 @@ impl Piece {
         KINDS[(self.0 & 15) as usize]
     }
 
-    /// `0..14`, for table lookups.
+    /// `0..14`, for table lookups; masked to 4 bits, so tables padded to 16 pieces need no
+    /// bounds check for it.
     #[inline]
     pub const fn index(self) -> usize {
-        self.0 as usize
+        (self.0 & 15) as usize
     }
 
     /// FEN letter: upper case for Red, lower case for Black.
@@ -311,7 +312,8 @@ impl Move {
 
     #[inline]
     pub const fn to(self) -> Square {
-        // Masked to the 7 bits it was packed in, so tables of 128 points need no bounds check.
+        // Masked to the 7 bits it was packed in, like `from` (the compiler then knows the
+        // point is below 128 before `Square::index` masks it again).
         Square((self.0 >> 7 & 0x7f) as u8)
     }
 

@@ -246,8 +246,8 @@ pub type SquareAdjust = [[(Value, Value); HALF_POINTS]; 7];
 /// Material plus square bonus of each piece on each point, middlegame and endgame, indexed
 /// `[piece][point]`: a Black piece's row is its Red kind's mirrored across the river, kept
 /// as a row of its own so that the accumulator's updates need no mirroring. Padded to 16
-/// pieces of `POINT_SLOTS` points (the padding never read), so a lookup by a move's point
-/// and a piece masked to 4 bits needs no bounds check.
+/// pieces of `POINT_SLOTS` points (the padding never read), so a lookup by the masked indices
+/// of `Piece::index` and `Square::index` needs no bounds check.
 pub struct SquareTable([[(Value, Value); POINT_SLOTS]; 16]);
 
 impl SquareTable {
@@ -297,7 +297,7 @@ pub struct Accumulator {
 /// Middlegame and endgame value of a piece on a point (material + square bonus).
 #[inline]
 fn placement(table: &SquareTable, piece: Piece, sq: Square) -> (Value, Value) {
-    table.0[piece.index() & 15][sq.index() & (POINT_SLOTS - 1)]
+    table.0[piece.index()][sq.index()]
 }
 
 impl Accumulator {

@@ -15,7 +15,8 @@ const fn splitmix64(state: u64) -> (u64, u64) {
 }
 
 /// Keys per piece and point, drawn piece by piece, point by point; padded to 16 pieces of
-/// `POINT_SLOTS` points (the padding never read) so a lookup needs no bounds check.
+/// `POINT_SLOTS` points (the padding never read), so a lookup by the masked indices of
+/// `Piece::index` and `Square::index` needs no bounds check.
 static PIECE_KEYS: [[u64; POINT_SLOTS]; 16] = {
     let mut table = [[0u64; POINT_SLOTS]; 16];
     let mut state = 0x0c4a_2107_u64;
@@ -39,5 +40,5 @@ pub const SIDE_KEY: u64 = splitmix64(0x5eed_b1ac).1;
 /// Key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    PIECE_KEYS[piece.index() & 15][sq.index() & (POINT_SLOTS - 1)]
+    PIECE_KEYS[piece.index()][sq.index()]
 }

@@ -6,6 +6,7 @@
 //! Side letters `w`/`r`/`b`, piece aliases `E`/`H`, and 2 to 6 fields are accepted.
 
 use super::Position;
+use crate::board::attacks::ELEPHANT_POINTS;
 use crate::core::{Color, FILES, Piece, PieceKind, RANKS, Square};
 
 /// The standard starting position.
@@ -168,9 +169,7 @@ pub fn point_reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
     match kind {
         PieceKind::King => (3..=5).contains(&file) && rank <= 2,
         PieceKind::Advisor => matches!((file, rank), (3 | 5, 0) | (4, 1) | (3 | 5, 2)),
-        PieceKind::Elephant => {
-            matches!((file, rank), (2 | 6, 0) | (0 | 4 | 8, 2) | (2 | 6, 4))
-        }
+        PieceKind::Elephant => ELEPHANT_POINTS[Color::Red.index()].contains(sq),
         // Before the river a pawn only walks forward from its start point (files a c e g i,
         // rank 3); after it, anywhere.
         PieceKind::Pawn => rank >= 5 || (rank >= 3 && file % 2 == 0),

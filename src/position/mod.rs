@@ -39,7 +39,7 @@ pub struct Position {
     /// `[point]`, padded to 256 so that a point (a byte) needs no bounds check; the slots
     /// past the board stay empty.
     mailbox: [Option<Piece>; MAILBOX_SLOTS],
-    /// Per piece (padded to 16, so an index masked to 4 bits needs no bounds check).
+    /// Per piece (padded to 16, so `Piece::index`, masked to 4 bits, needs no bounds check).
     pieces: [Bitboard; 16],
     /// How many of each piece are on the board (cheaper than a popcount on every query).
     counts: [u8; 16],
@@ -121,8 +121,8 @@ impl Position {
     fn put_piece<const KEYED: bool>(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.mailbox[sq.index()].is_none());
         self.mailbox[sq.index()] = Some(piece);
-        self.pieces[piece.index() & 15].0 |= SQUARE_BITS[sq.index()];
-        self.counts[piece.index() & 15] += 1;
+        self.pieces[piece.index()].0 |= SQUARE_BITS[sq.index()];
+        self.counts[piece.index()] += 1;
         self.colors[piece.color().index()].0 |= SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         if KEYED {
@@ -140,7 +140,7 @@ impl Position {
         self.mailbox[from.index()] = None;
         self.mailbox[to.index()] = Some(piece);
         let bits = SQUARE_BITS[from.index()] | SQUARE_BITS[to.index()];
-        self.pieces[piece.index() & 15].0 ^= bits;
+        self.pieces[piece.index()].0 ^= bits;
         self.colors[piece.color().index()].0 ^= bits;
         self.occupancy.normal ^= bits;
         self.occupancy.transposed ^= TRANSPOSED_BIT[from.index()] | TRANSPOSED_BIT[to.index()];
@@ -153,8 +153,8 @@ impl Position {
     fn remove_piece(&mut self, piece: Piece, sq: Square) {
         debug_assert_eq!(self.mailbox[sq.index()], Some(piece));
         self.mailbox[sq.index()] = None;
-        self.pieces[piece.index() & 15].0 &= !SQUARE_BITS[sq.index()];
-        self.counts[piece.index() & 15] -= 1;
+        self.pieces[piece.index()].0 &= !SQUARE_BITS[sq.index()];
+        self.counts[piece.index()] -= 1;
         self.colors[piece.color().index()].0 &= !SQUARE_BITS[sq.index()];
         self.occupancy.toggle(sq);
         self.key ^= zobrist::piece_key(piece, sq);
