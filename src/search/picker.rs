@@ -386,171 +386,220 @@ impl<'a> MovePicker<'a> {
         pos.keeps_king_safe(mv)
     }
 
-    /// `next` for everything but a quiet move already sorted.
+    /// `next` for everything but a quiet move already sorted: each stage's work in its own
+    /// function, so that the set-up one stage hoists out of its loops (the generators' tables
+    /// and masks) is paid only when that stage runs, not on every move handed out.
     #[inline(never)]
     fn next_staged(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
         loop {
-            match self.stage {
-                Stage::TtMove => {
-                    self.stage = Stage::GenerateCaptures;
-                    let mv = self.tt_move;
-                    if !self.only_quiet_checks
-                        || pos.piece_on(mv.to()).is_some()
-                        || self.quiet_wanted(pos, mv)
-                    {
-                        return Some(mv);
+            // A stage returns `None` once it has nothing more, having set the next stage.
+            let found = match self.stage {
+                Stage::TtMove => self.tt_move_stage(pos),
+                Stage::GenerateCaptures => self.generate_captures_stage(pos, histories),
+                Stage::GoodCaptures => self.good_captures_stage(pos),
+                Stage::Refutations => self.refutations_stage(pos),
+                Stage::GenerateQuiets => self.generate_quiets_stage(pos, histories),
+                Stage::Quiets => {
+                    let mv = self.take_quiet(pos);
+                    if mv.is_none() {
+                        self.stage = Stage::BadCaptures;
                     }
+                    mv
                 }
-                Stage::GenerateCaptures => {
-                    self.generate(pos, GenKind::Captures);
-                    // Equal scores are broken by generation order, packed into the score:
-                    // every score distinct, so selection takes them in one fixed order.
-                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
-                    for (i, (score, &mv)) in scores.iter_mut().zip(moves.iter()).enumerate() {
-                        *score = Self::capture_score(pos, mv, histories) * MAX_MOVES as i32
-                            + (MAX_MOVES - 1 - i) as i32;
-                    }
-                    self.next = 0;
-                    self.stage = Stage::GoodCaptures;
-                }
-                Stage::GoodCaptures => match self.take_best() {
-                    Some(mv) if mv == self.tt_move || !self.playable(pos, mv) => {}
-                    Some(mv) => {
-                        if let Some(table) = self.table {
-                            table.prefetch(pos.key_after(mv));
-                            self.fetched = mv;
-                        }
-                        if self.captures_only
-                            && pos
-                                .piece_on(mv.to())
-                                .is_some_and(|v| piece_value(v.kind()) <= self.delta_floor)
-                        {
-                            if self.gives_check(pos, mv) {
-                                return Some(mv);
-                            }
-                            continue;
-                        }
-                        if pos.see_ge(mv, 0) {
-                            return Some(mv);
-                        }
-                        // Quiescence skips losing captures unless they check (SEE cannot see
-                        // a defender pinned by a cannon or the facing kings); the main search
-                        // tries them all, last.
-                        if !self.captures_only {
-                            self.buf.bad.push(mv);
-                        } else if self.gives_check(pos, mv) {
-                            return Some(mv);
-                        }
-                    }
-                    None => {
-                        self.stage = match (self.captures_only, self.quiet_checks) {
-                            (false, _) => Stage::Refutations,
-                            (true, true) => Stage::GenerateQuietChecks,
-                            (true, false) => Stage::Done,
-                        };
-                    }
-                },
-                Stage::Refutations => {
-                    // In the order their scores would sort them among the quiet moves, so the
-                    // search sees the same sequence, but a cutoff here saves generating the rest.
-                    let candidates = [self.killers[0], self.killers[1], self.counter];
-                    while self.refutation_next < candidates.len() {
-                        let mv = candidates[self.refutation_next];
-                        self.refutation_next += 1;
-                        let fresh = !mv.is_none()
-                            && mv != self.tt_move
-                            && !self.refutations.contains(&mv)
-                            && pos.piece_on(mv.to()).is_none()
-                            && pos.is_legal_out_of_check(mv)
-                            && self.quiet_wanted(pos, mv);
-                        if fresh {
-                            self.refutations[self.refutation_next - 1] = mv;
-                            return Some(mv);
-                        }
-                    }
-                    self.stage = Stage::GenerateQuiets;
-                }
-                Stage::GenerateQuiets => {
-                    self.buf.moves.clear();
-                    if self.only_quiet_checks
-                        && let Some(info) = self.check_info
-                    {
-                        // Only the checks, in their generation order, so they sort as they
-                        // would have among all the quiet moves.
-                        self.generate_quiet_checks(pos, &info);
-                        self.buf.moves.retain(|mv| pos.gives_check_with(&info, mv));
-                    } else {
-                        self.generate(pos, GenKind::Quiets);
-                    }
-                    let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
-                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
-                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
-                        *score = if mv == self.killers[0] {
-                            KILLER_1
-                        } else if mv == self.killers[1] {
-                            KILLER_2
-                        } else if mv == self.counter {
-                            COUNTER
-                        } else {
-                            scorer.score(mv, PieceTo::of(pos, mv))
-                        };
-                    }
-                    self.sort_descending();
-                    self.next = 0;
-                    self.stage = Stage::Quiets;
-                }
-                Stage::Quiets => match self.take_quiet(pos) {
-                    Some(mv) => return Some(mv),
-                    None => self.stage = Stage::BadCaptures,
-                },
-                Stage::BadCaptures => {
-                    if self.bad_next < self.buf.bad.len() {
-                        self.bad_next += 1;
-                        return Some(self.buf.bad[self.bad_next - 1]);
-                    }
-                    self.stage = Stage::Done;
-                }
-                Stage::GenerateQuietChecks => {
-                    self.buf.moves.clear();
-                    let info = *self.check_info.get_or_insert_with(|| pos.check_info());
-                    self.generate_quiet_checks(pos, &info);
-                    self.next = 0;
-                    self.stage = Stage::QuietChecks;
-                }
-                Stage::QuietChecks => {
-                    // Tested one at a time: a cutoff on an early check spares the rest.
-                    let Some(mv) = self.take_next() else {
+                Stage::BadCaptures => self.bad_captures_stage(),
+                Stage::GenerateQuietChecks => self.generate_quiet_checks_stage(pos),
+                Stage::QuietChecks => self.quiet_checks_stage(pos),
+                Stage::GenerateEvasions => self.generate_evasions_stage(pos, histories),
+                Stage::Evasions => {
+                    let mv = self.take_best();
+                    if mv.is_none() {
                         self.stage = Stage::Done;
-                        continue;
-                    };
-                    let info = self.check_info.as_ref().expect("made by the stage before");
-                    if pos.gives_check_with(info, mv) && pos.see_ge(mv, 0) {
-                        return Some(mv);
                     }
+                    mv
                 }
-                Stage::GenerateEvasions => {
-                    self.generate(pos, GenKind::All);
-                    let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
-                    let PickerBuffers { moves, scores, .. } = &mut *self.buf;
-                    for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
-                        *score = if mv == self.tt_move {
-                            i32::MAX
-                        } else if pos.piece_on(mv.to()).is_some() {
-                            KILLER_1 * 2 + Self::capture_score(pos, mv, histories)
-                        } else {
-                            scorer.score(mv, PieceTo::of(pos, mv))
-                        };
-                    }
-                    self.next = 0;
-                    self.stage = Stage::Evasions;
-                }
-                Stage::Evasions => match self.take_best() {
-                    Some(mv) => return Some(mv),
-                    None => self.stage = Stage::Done,
-                },
                 Stage::Done => return None,
+            };
+            if found.is_some() {
+                return found;
             }
         }
+    }
+
+    /// The hash move, unless only quiet checks are wanted and it is not one.
+    #[inline(never)]
+    fn tt_move_stage(&mut self, pos: &Position) -> Option<Move> {
+        self.stage = Stage::GenerateCaptures;
+        let mv = self.tt_move;
+        (!self.only_quiet_checks || pos.piece_on(mv.to()).is_some() || self.quiet_wanted(pos, mv))
+            .then_some(mv)
+    }
+
+    #[inline(never)]
+    fn generate_captures_stage(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
+        self.generate(pos, GenKind::Captures);
+        // Equal scores are broken by generation order, packed into the score: every score
+        // distinct, so selection takes them in one fixed order.
+        let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+        for (i, (score, &mv)) in scores.iter_mut().zip(moves.iter()).enumerate() {
+            *score = Self::capture_score(pos, mv, histories) * MAX_MOVES as i32
+                + (MAX_MOVES - 1 - i) as i32;
+        }
+        self.next = 0;
+        self.stage = Stage::GoodCaptures;
+        None
+    }
+
+    /// The best remaining capture that does not lose material (in quiescence, that is not
+    /// delta-pruned, or else gives check); the losing ones put off to the end.
+    #[inline(never)]
+    fn good_captures_stage(&mut self, pos: &Position) -> Option<Move> {
+        loop {
+            let Some(mv) = self.take_best() else {
+                self.stage = match (self.captures_only, self.quiet_checks) {
+                    (false, _) => Stage::Refutations,
+                    (true, true) => Stage::GenerateQuietChecks,
+                    (true, false) => Stage::Done,
+                };
+                return None;
+            };
+            if mv == self.tt_move || !self.playable(pos, mv) {
+                continue;
+            }
+            if let Some(table) = self.table {
+                table.prefetch(pos.key_after(mv));
+                self.fetched = mv;
+            }
+            if self.captures_only
+                && pos
+                    .piece_on(mv.to())
+                    .is_some_and(|v| piece_value(v.kind()) <= self.delta_floor)
+            {
+                if self.gives_check(pos, mv) {
+                    return Some(mv);
+                }
+                continue;
+            }
+            if pos.see_ge(mv, 0) {
+                return Some(mv);
+            }
+            // Quiescence skips losing captures unless they check (SEE cannot see a defender
+            // pinned by a cannon or the facing kings); the main search tries them all, last.
+            if !self.captures_only {
+                self.buf.bad.push(mv);
+            } else if self.gives_check(pos, mv) {
+                return Some(mv);
+            }
+        }
+    }
+
+    /// The killers and the counter-move, in the order their scores would sort them among the
+    /// quiet moves, so the search sees the same sequence, but a cutoff here saves generating
+    /// the rest.
+    #[inline(never)]
+    fn refutations_stage(&mut self, pos: &Position) -> Option<Move> {
+        let candidates = [self.killers[0], self.killers[1], self.counter];
+        while self.refutation_next < candidates.len() {
+            let mv = candidates[self.refutation_next];
+            self.refutation_next += 1;
+            let fresh = !mv.is_none()
+                && mv != self.tt_move
+                && !self.refutations.contains(&mv)
+                && pos.piece_on(mv.to()).is_none()
+                && pos.is_legal_out_of_check(mv)
+                && self.quiet_wanted(pos, mv);
+            if fresh {
+                self.refutations[self.refutation_next - 1] = mv;
+                return Some(mv);
+            }
+        }
+        self.stage = Stage::GenerateQuiets;
+        None
+    }
+
+    #[inline(never)]
+    fn generate_quiets_stage(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
+        self.buf.moves.clear();
+        if self.only_quiet_checks
+            && let Some(info) = self.check_info
+        {
+            // Only the checks, in their generation order, so they sort as they would have
+            // among all the quiet moves.
+            self.generate_quiet_checks(pos, &info);
+            self.buf.moves.retain(|mv| pos.gives_check_with(&info, mv));
+        } else {
+            self.generate(pos, GenKind::Quiets);
+        }
+        let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
+        let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *score = if mv == self.killers[0] {
+                KILLER_1
+            } else if mv == self.killers[1] {
+                KILLER_2
+            } else if mv == self.counter {
+                COUNTER
+            } else {
+                scorer.score(mv, PieceTo::of(pos, mv))
+            };
+        }
+        self.sort_descending();
+        self.next = 0;
+        self.stage = Stage::Quiets;
+        None
+    }
+
+    fn bad_captures_stage(&mut self) -> Option<Move> {
+        if self.bad_next < self.buf.bad.len() {
+            self.bad_next += 1;
+            return Some(self.buf.bad[self.bad_next - 1]);
+        }
+        self.stage = Stage::Done;
+        None
+    }
+
+    #[inline(never)]
+    fn generate_quiet_checks_stage(&mut self, pos: &Position) -> Option<Move> {
+        self.buf.moves.clear();
+        let info = *self.check_info.get_or_insert_with(|| pos.check_info());
+        self.generate_quiet_checks(pos, &info);
+        self.next = 0;
+        self.stage = Stage::QuietChecks;
+        None
+    }
+
+    /// The next generated quiet check that does not lose material, tested one at a time: a
+    /// cutoff on an early check spares the rest.
+    #[inline(never)]
+    fn quiet_checks_stage(&mut self, pos: &Position) -> Option<Move> {
+        loop {
+            let Some(mv) = self.take_next() else {
+                self.stage = Stage::Done;
+                return None;
+            };
+            let info = self.check_info.as_ref().expect("made by the stage before");
+            if pos.gives_check_with(info, mv) && pos.see_ge(mv, 0) {
+                return Some(mv);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn generate_evasions_stage(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
+        self.generate(pos, GenKind::All);
+        let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
+        let PickerBuffers { moves, scores, .. } = &mut *self.buf;
+        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *score = if mv == self.tt_move {
+                i32::MAX
+            } else if pos.piece_on(mv.to()).is_some() {
+                KILLER_1 * 2 + Self::capture_score(pos, mv, histories)
+            } else {
+                scorer.score(mv, PieceTo::of(pos, mv))
+            };
+        }
+        self.next = 0;
+        self.stage = Stage::Evasions;
+        None
     }
 }
 
