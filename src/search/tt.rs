@@ -70,6 +70,16 @@ fn pack(entry: &TtHit, generation: u8) -> u64 {
         | (entry.pv as u64) << 63
 }
 
+/// The depth field of packed entry data (as `unpack` reads it).
+fn stored_depth(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET
+}
+
+/// The generation field of packed entry data.
+fn stored_generation(data: u64) -> u8 {
+    (data >> 58) as u8 & GENERATION_MASK
+}
+
 fn unpack(data: u64) -> (TtHit, u8) {
     let bound = match (data >> 56) & 3 {
         1 => Bound::Upper,
@@ -80,11 +90,11 @@ fn unpack(data: u64) -> (TtHit, u8) {
         mv: Move::from_raw(data as u16),
         value: (data >> 16) as u16 as i16 as Value,
         eval: (data >> 32) as u16 as i16 as Value,
-        depth: ((data >> 48) & 0xff) as i32 - DEPTH_OFFSET,
+        depth: stored_depth(data),
         bound,
         pv: data >> 63 != 0,
     };
-    (hit, (data >> 58) as u8 & GENERATION_MASK)
+    (hit, stored_generation(data))
 }
 
 /// Asks the kernel to back the (not yet touched) storage of `buckets` with huge pages where
@@ -253,27 +263,28 @@ impl TranspositionTable {
         for e in &bucket.entries {
             let data = e.data.load(Ordering::Relaxed);
             let check = e.check.load(Ordering::Relaxed);
-            if data == 0 || check ^ data == key {
-                // Same position (or an empty slot): keep a known move if we have none, and
-                // do not overwrite a deeper exact result with a shallow bound.
+            if data != 0 && check ^ data == key {
+                // Same position: keep a known move if we have none, and do not overwrite a
+                // deeper exact result with a shallow bound.
                 let (old, _) = unpack(data);
-                if data != 0 && check ^ data == key {
-                    if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
-                        return;
-                    }
-                    let mv = if mv.is_none() { old.mv } else { mv };
-                    let packed = pack(&TtHit { mv, ..entry }, generation);
-                    e.data.store(packed, Ordering::Relaxed);
-                    e.check.store(key ^ packed, Ordering::Relaxed);
+                if bound != Bound::Exact && old.depth > depth + 3 && old.bound == Bound::Exact {
                     return;
                 }
-                victim = e;
-                victim_worth = i32::MIN;
-                continue;
+                let mv = if mv.is_none() { old.mv } else { mv };
+                let packed = pack(&TtHit { mv, ..entry }, generation);
+                e.data.store(packed, Ordering::Relaxed);
+                e.check.store(key ^ packed, Ordering::Relaxed);
+                return;
             }
-            let (old, old_generation) = unpack(data);
-            let age = (generation.wrapping_sub(old_generation) & GENERATION_MASK) as i32;
-            let worth = old.depth - 8 * age;
+            // An empty slot is taken first (the first one found), else the shallowest and
+            // oldest entry. Only the depth and generation bits are read.
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                let age =
+                    (generation.wrapping_sub(stored_generation(data)) & GENERATION_MASK) as i32;
+                stored_depth(data) - 8 * age
+            };
             if worth < victim_worth {
                 victim = e;
                 victim_worth = worth;
