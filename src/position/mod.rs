@@ -11,8 +11,8 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    HORSE_SPAN, LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, diagonal_neighbours, file_mask,
-    horse_attackers, line_attacks, rank_mask,
+    HORSE_ATTACKERS, HORSE_SPAN, LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, file_mask,
+    horse_attackers, line_attacks, rank_mask, third_blockers,
 };
 use crate::board::bitboard::SQUARE_BITS;
 use crate::board::{Bitboard, Occupancy, zobrist};
@@ -73,8 +73,9 @@ pub struct CheckInfo {
     /// Its lines up to and including the first piece each way: where a chariot (or, on the
     /// file, the other king) would give check.
     open_lines: Bitboard,
-    /// Pieces of the side to move whose leaving could uncover a check: the first and second
-    /// pieces each way along the king's lines, and those on the horse legs toward it.
+    /// Pieces of the side to move whose leaving could uncover a check: along a line of the
+    /// king, the first piece with an own chariot second or an own cannon third, and the
+    /// second with an own cannon third; a piece on the leg of an own horse aimed at it.
     uncovering: Bitboard,
     /// Empty points between the king and a cannon of the side to move with nothing between
     /// them: a piece arriving there becomes the cannon's screen.
@@ -345,8 +346,31 @@ impl Position {
             slide: open_lines,
             cannon: second,
         } = line_attacks(king, occ);
-        let blockers = (open_lines & self.occupied()) | second;
         let cannons = self.pieces(us, PieceKind::Cannon);
+        let chariots = self.pieces(us, PieceKind::Chariot);
+        let lines = rank_mask(king) | file_mask(king);
+        let mut uncovering = Bitboard::EMPTY;
+        if ((cannons | chariots) & lines).any() {
+            let first = open_lines & self.occupied();
+            let third = third_blockers(king, occ);
+            for ray in RAYS[king.index()] {
+                // A cannon third along the ray checks once the first or second piece leaves,
+                // a chariot second once the first does.
+                if (third & ray & cannons).any() {
+                    uncovering |= (first | second) & ray;
+                } else if (second & ray & chariots).any() {
+                    uncovering |= first & ray;
+                }
+            }
+        }
+        let horses = self.pieces(us, PieceKind::Horse);
+        if (HORSE_SPAN[king.index()] & horses).any() {
+            for step in &HORSE_ATTACKERS[king.index()] {
+                if (step.targets & horses).any() {
+                    uncovering |= step.gate;
+                }
+            }
+        }
         let mut screens = Bitboard::EMPTY;
         if (open_lines & cannons).any() {
             let empty = open_lines & !self.occupied();
@@ -358,9 +382,9 @@ impl Position {
         }
         CheckInfo {
             king,
-            lines: rank_mask(king) | file_mask(king),
+            lines,
             open_lines,
-            uncovering: (blockers | diagonal_neighbours(king)) & own,
+            uncovering: uncovering & own,
             screens,
             horse_checks: horse_attackers(king, occ.normal),
             pawn_checks: PAWN_ATTACKERS[us.index()][king.index()],
@@ -716,6 +740,13 @@ mod tests {
             let mut after = pos.clone();
             after.make_move(mv);
             assert_eq!(after.in_check(), expected, "{m}");
+        }
+        // The red pawn on f8 stands on the leg of the red horse on f7, aimed at the king:
+        // stepping aside uncovers a horse check.
+        let pos = Position::from_fen("4k4/5P3/5N3/9/9/9/9/9/9/3K5 w").unwrap();
+        for (m, expected) in [("f8g8", true), ("f7h6", false), ("d0d1", false)] {
+            let mv = pos.parse_move(m).unwrap();
+            assert_eq!(pos.gives_check(mv), expected, "{m}");
         }
     }
 }
