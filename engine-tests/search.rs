@@ -326,3 +326,20 @@ fn short_bench_is_deterministic_and_matches_the_signature() {
         "bench signature changed: update SHORT_BENCH_NODES"
     );
 }
+
+/// The same bench in a 1 MB table at depth 8, where buckets fill and the replacement policy
+/// decides what survives: the 16 MB signature alone does not see a change there (one did slip
+/// through once). It changes with the short signature, and also when only the table's store
+/// changes.
+const CROWDED_BENCH_DEPTH: i32 = 8;
+const CROWDED_BENCH_HASH_MB: usize = 1;
+const CROWDED_BENCH_NODES: u64 = 328307;
+
+#[test]
+fn crowded_table_bench_matches_its_signature() {
+    let report = bench::run_with(CROWDED_BENCH_DEPTH, 1, CROWDED_BENCH_HASH_MB);
+    assert_eq!(
+        report.nodes, CROWDED_BENCH_NODES,
+        "crowded-table bench signature changed: update CROWDED_BENCH_NODES"
+    );
+}

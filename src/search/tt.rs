@@ -276,8 +276,9 @@ impl TranspositionTable {
                 e.check.store(key ^ packed, Ordering::Relaxed);
                 return;
             }
-            // An empty slot is taken first (the first one found), else the shallowest and
-            // oldest entry. Only the depth and generation bits are read.
+            // An empty slot is taken first (the last one found, as the search has always
+            // done: the choice shapes deep searches), else the shallowest and oldest entry.
+            // Only the depth and generation bits are read.
             let worth = if data == 0 {
                 i32::MIN
             } else {
@@ -285,7 +286,7 @@ impl TranspositionTable {
                     (generation.wrapping_sub(stored_generation(data)) & GENERATION_MASK) as i32;
                 stored_depth(data) - 8 * age
             };
-            if worth < victim_worth {
+            if worth < victim_worth || data == 0 {
                 victim = e;
                 victim_worth = worth;
             }
