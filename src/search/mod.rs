@@ -19,6 +19,9 @@ use crate::position::Position;
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo, Tried};
 use params::SearchParams;
+
+/// The search's parameters: constants, so that the code folds them.
+const PARAMS: &SearchParams = &SearchParams::DEFAULT;
 use picker::{MovePicker, PickerBuffers};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -261,7 +264,6 @@ pub struct Worker {
     pub id: usize,
     pos: Position,
     pub histories: Histories,
-    params: SearchParams,
     reductions: Reductions,
     stack: PlyArray<Frame>,
     /// Material and square sums per ply, updated move by move (`eval::Accumulator`).
@@ -280,13 +282,11 @@ pub struct Worker {
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
-        let params = SearchParams::default();
         Worker {
             id,
             pos: Position::startpos(),
             histories: Histories::new(),
-            reductions: Reductions::new(&params),
-            params,
+            reductions: Reductions::new(PARAMS),
             stack: ply_array(Frame::default()),
             accs: ply_array(Accumulator::default()),
             pv: ply_array(Vec::new()),
@@ -430,7 +430,7 @@ impl Worker {
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_index].previous_value;
-                let mut window = self.params.aspiration_window;
+                let mut window = PARAMS.aspiration_window;
                 let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
                     (
                         (prev - window).max(-INFINITE),
@@ -462,7 +462,7 @@ impl Worker {
                     if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
                         self.report(pv_index, depth, bound, tt, shared, reporter);
                     }
-                    window += window / 2 + self.params.aspiration_growth;
+                    window += window / 2 + PARAMS.aspiration_growth;
                 }
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.value));
                 if self.id == 0 && !(self.stopped && depth > 1) {
@@ -510,7 +510,7 @@ impl Worker {
                     settled_iterations: depth - best_since,
                     best_move_effort: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
-                if timeman::iteration_done(&budget, &progress, &self.params) {
+                if timeman::iteration_done(&budget, &progress, PARAMS) {
                     break;
                 }
             }
@@ -781,7 +781,7 @@ impl Worker {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        let p = &self.params;
+        let p = PARAMS;
 
         // Neither shortcut below looks at the moves, so neither may answer where beta is a
         // mated score: only the move loop can tell that this side has no move left (a
@@ -835,7 +835,7 @@ impl Worker {
         }
 
         // 8. Internal iterative reduction: no hash move, so this node is likely unimportant.
-        if tt_move.is_none() && depth >= self.params.iir_depth {
+        if tt_move.is_none() && depth >= PARAMS.iir_depth {
             depth -= 1;
         }
 
@@ -844,8 +844,8 @@ impl Worker {
         // 9. The move loop. Near the root, with other threads about, leave a mark here and
         // see whether another thread is in this node already (see `breadcrumbs`).
         let smp = shared.node_counts.len() > 1;
-        let mark = (smp && ply < self.params.breadcrumb_plies)
-            .then(|| shared.breadcrumbs.enter(key, self.id));
+        let mark =
+            (smp && ply < PARAMS.breadcrumb_plies).then(|| shared.breadcrumbs.enter(key, self.id));
         let others_here = mark.as_ref().is_some_and(|m| m.others_here);
         let earlier = |back: usize| {
             ply.checked_sub(back)
@@ -861,7 +861,7 @@ impl Worker {
         let side = self.pos.side_to_move().index();
         // A capture as the hash move of an entry searched nearly this deep: the quiet moves
         // are less likely to be best here.
-        let tt_capture = entry.is_some_and(|e| e.depth >= depth - self.params.lmr_tt_capture_gap)
+        let tt_capture = entry.is_some_and(|e| e.depth >= depth - PARAMS.lmr_tt_capture_gap)
             && !tt_move.is_none()
             && self.pos.piece_on(tt_move.to()).is_some();
         let original_alpha = alpha;
@@ -876,24 +876,17 @@ impl Worker {
         // the pruning would drop every quiet move but the checks, the picker need not hand
         // the others out (nor score and sort those not generated yet): the same search.
         let may_prune = !pv_node && !in_check;
-        let may_skip_quiets = may_prune && depth < self.params.lmr_depth;
+        let may_skip_quiets = may_prune && depth < PARAMS.lmr_depth;
         let mut skipping_quiets = false;
         // Moves put off because another thread is searching them (see below).
-        let may_defer = smp && ply + 1 < self.params.breadcrumb_plies;
+        let may_defer = smp && ply + 1 < PARAMS.breadcrumb_plies;
         let mut deferred: Tried<Move, DEFERRED_MOVES> = Tried::new(Move::NONE);
         let mut next_deferred = 0;
         loop {
             // Whether late-move or futility pruning drops the next move if it is quiet and
             // gives no check (alpha does not change before the pruning asks).
             let futile = may_prune
-                && quiet_moves_futile(
-                    &self.params,
-                    depth,
-                    improving,
-                    static_eval,
-                    alpha,
-                    move_count + 1,
-                );
+                && quiet_moves_futile(PARAMS, depth, improving, static_eval, alpha, move_count + 1);
             if futile
                 && may_skip_quiets
                 && !skipping_quiets
@@ -920,7 +913,7 @@ impl Worker {
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
             let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
-            let p = &self.params;
+            let p = PARAMS;
             // Whether the move checks: pruning spares checks, and the child is told, so it is
             // computed once (before the move, where most moves are cleared by a glance at the
             // king's lines).
@@ -972,7 +965,7 @@ impl Worker {
 
             // 11. Extensions: checks, while the line is not already very long.
             let extension = i32::from(
-                gives_check && ply < self.params.check_extension_reach * self.root_depth as usize,
+                gives_check && ply < PARAMS.check_extension_reach * self.root_depth as usize,
             );
             let new_depth = depth - 1 + extension;
 
@@ -984,8 +977,8 @@ impl Worker {
             let mut full_window = move_count == 1;
             if move_count > 1 {
                 let mut reduction = 0;
-                if depth >= self.params.lmr_depth
-                    && move_count > self.params.lmr_first_moves + usize::from(pv_node)
+                if depth >= PARAMS.lmr_depth
+                    && move_count > PARAMS.lmr_first_moves + usize::from(pv_node)
                     && !is_capture
                     && !in_check
                 {
@@ -994,14 +987,14 @@ impl Worker {
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction += i32::from(others_here);
-                    reduction += self.params.lmr_cut_node * i32::from(cut_node);
+                    reduction += PARAMS.lmr_cut_node * i32::from(cut_node);
                     reduction += i32::from(tt_capture);
                     reduction += i32::from(self.stack[ply + 1].cutoffs > 3);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
                     let history = self.histories.quiet_score(side, mv, context, piece_to);
-                    reduction -= history / self.params.lmr_history_divisor;
+                    reduction -= history / PARAMS.lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 value = -self.pvs(
@@ -1062,9 +1055,9 @@ impl Worker {
                             .saturating_add(1 + u8::from(tt_move.is_none()));
                         // 13. A cutoff: teach the histories. The captures tried before it
                         // failed here, whichever kind of move refuted.
-                        let bonus = (self.params.history_bonus_per_ply * depth
-                            - self.params.history_bonus_offset)
-                            .min(self.params.history_max_bonus);
+                        let bonus = (PARAMS.history_bonus_per_ply * depth
+                            - PARAMS.history_bonus_offset)
+                            .min(PARAMS.history_max_bonus);
                         for &(cpt, kind) in captures_tried.as_slice() {
                             self.histories.update_capture(cpt, kind, -bonus);
                         }
@@ -1185,7 +1178,7 @@ impl Worker {
         let mut move_count = 0;
         loop {
             if !in_check {
-                picker.set_delta_floor(alpha - stand_pat - self.params.delta_margin);
+                picker.set_delta_floor(alpha - stand_pat - PARAMS.delta_margin);
             }
             let Some(mv) = picker.next(&self.pos, &self.histories) else {
                 break;
@@ -1206,7 +1199,7 @@ impl Worker {
                     .pos
                     .piece_on(mv.to())
                     .map_or(0, |p| crate::eval::piece_value(p.kind()));
-                if stand_pat + gain + self.params.delta_margin <= alpha {
+                if stand_pat + gain + PARAMS.delta_margin <= alpha {
                     if !picker.gives_check(&self.pos, mv) {
                         continue;
                     }
@@ -1264,7 +1257,13 @@ fn quiet_moves_futile(
     move_count: usize,
 ) -> bool {
     (depth <= p.lmp_depth
-        && move_count as i32 > p.lmp_base + depth * depth / (2 - i32::from(improving)))
+        && move_count as i32
+            > p.lmp_base
+                + if improving {
+                    depth * depth
+                } else {
+                    depth * depth / 2
+                })
         || (depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
 }
 
