@@ -64,10 +64,14 @@ fn check_position(pos: &Position) -> Result<(), TestCaseError> {
         .filter(|m| pos.piece_on(m.to()).is_some())
         .count();
     prop_assert_eq!(captures.len(), capture_count);
-    prop_assert_eq!(
-        pos.check_evasions().len(),
-        if pos.in_check() { legal.len() } else { 0 }
-    );
+    // The evasion generator (the search's, in check): the legal moves, in the same order.
+    let evasions: Vec<Move> = pos.check_evasions().iter().copied().collect();
+    let expected: Vec<Move> = if pos.in_check() {
+        legal.iter().copied().collect()
+    } else {
+        Vec::new()
+    };
+    prop_assert_eq!(evasions, expected, "evasions in {}", pos.to_fen());
     // The quiet-check generator: a subsequence of the quiet moves that keeps every check.
     let mut quiets = chariot::position::MoveList::new();
     pos.generate(GenKind::Quiets, &mut quiets);

@@ -503,6 +503,17 @@ impl Position {
         }
     }
 
+    /// The legal moves of a side in check (`zone` must say so), as `generate_in` lists them
+    /// for `GenKind::All`: one copy of the generator, for all moves, where `generate_in`
+    /// carries three for every kind, so that the search's evasions stay small in the
+    /// instruction cache.
+    pub fn generate_evasions_in(&self, zone: &KingZone, list: &mut MoveList) {
+        debug_assert!(zone.in_check);
+        self.for_each_pseudo_but(GenKind::All, false, zone.answering(), |_, from, targets| {
+            self.push_legal(zone, from, targets, list)
+        });
+    }
+
     /// Generates the legal moves of the requested kind.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
         self.generate_in(kind, &self.king_zone(), list);
@@ -618,7 +629,7 @@ impl Position {
     pub fn check_evasions(&self) -> MoveList {
         let mut list = MoveList::new();
         if self.in_check() {
-            self.generate(GenKind::All, &mut list);
+            self.generate_evasions_in(&self.king_zone(), &mut list);
         }
         list
     }

@@ -585,7 +585,8 @@ impl<'a> MovePicker<'a> {
 
     #[inline(never)]
     fn generate_evasions_stage(&mut self, pos: &Position, histories: &Histories) -> Option<Move> {
-        self.generate(pos, GenKind::All);
+        let zone = self.zone(pos);
+        pos.generate_evasions_in(&zone, &mut self.buf.moves);
         let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
         let PickerBuffers { moves, scores, .. } = &mut *self.buf;
         for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
