@@ -877,6 +877,7 @@ impl Worker {
         // the others out (nor score and sort those not generated yet): the same search.
         let may_prune = !pv_node && !in_check;
         let may_skip_quiets = may_prune && depth < PARAMS.lmr_depth;
+        let quiet_pruning = QuietPruning::new(PARAMS, may_prune, depth, improving, static_eval);
         let mut skipping_quiets = false;
         // Moves put off because another thread is searching them (see below).
         let may_defer = smp && ply + 1 < PARAMS.breadcrumb_plies;
@@ -885,8 +886,7 @@ impl Worker {
         loop {
             // Whether late-move or futility pruning drops the next move if it is quiet and
             // gives no check (alpha does not change before the pruning asks).
-            let futile = may_prune
-                && quiet_moves_futile(PARAMS, depth, improving, static_eval, alpha, move_count + 1);
+            let futile = quiet_pruning.drops(alpha, move_count + 1);
             if futile
                 && may_skip_quiets
                 && !skipping_quiets
@@ -1245,26 +1245,52 @@ impl Worker {
     }
 }
 
-/// Would the shallow pruning drop a quiet move that does not give check, as the node's
-/// `move_count`-th move, whatever its history and SEE? Late-move pruning and futility
-/// pruning: both only grow more true as the move loop goes on (the count rises, alpha too).
-fn quiet_moves_futile(
-    p: &SearchParams,
-    depth: i32,
-    improving: bool,
-    static_eval: Value,
-    alpha: Value,
-    move_count: usize,
-) -> bool {
-    (depth <= p.lmp_depth
-        && move_count as i32
-            > p.lmp_base
-                + if improving {
-                    depth * depth
-                } else {
-                    depth * depth / 2
-                })
-        || (depth <= p.fp_depth && static_eval + p.fp_base + p.fp_margin * depth <= alpha)
+/// The shallow pruning of quiet moves that give no check at one node, whatever their history
+/// and SEE: late-move pruning past a move count, futility pruning once alpha reaches the
+/// evaluation plus a margin. Both only grow more true as the move loop goes on (the count
+/// rises, alpha too). Worked out once per node; each move asks `drops`.
+#[derive(Clone, Copy)]
+struct QuietPruning {
+    /// Quiet moves past this many are pruned (`i32::MAX`: none).
+    move_limit: i32,
+    /// Quiet moves are pruned once alpha reaches this (`Value::MAX`: never).
+    futility_value: Value,
+}
+
+impl QuietPruning {
+    fn new(
+        p: &SearchParams,
+        may_prune: bool,
+        depth: i32,
+        improving: bool,
+        static_eval: Value,
+    ) -> Self {
+        let lmp = may_prune && depth <= p.lmp_depth;
+        let futility = may_prune && depth <= p.fp_depth;
+        QuietPruning {
+            move_limit: if lmp {
+                p.lmp_base
+                    + if improving {
+                        depth * depth
+                    } else {
+                        depth * depth / 2
+                    }
+            } else {
+                i32::MAX
+            },
+            futility_value: if futility {
+                static_eval + p.fp_base + p.fp_margin * depth
+            } else {
+                Value::MAX
+            },
+        }
+    }
+
+    /// Would a quiet move that gives no check be dropped as the node's `move_count`-th move?
+    #[inline(always)]
+    fn drops(self, alpha: Value, move_count: usize) -> bool {
+        move_count as i32 > self.move_limit || self.futility_value <= alpha
+    }
 }
 
 /// Is the node on a principal variation now, or was it when its table entry was stored (the
