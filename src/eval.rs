@@ -389,25 +389,25 @@ fn mobility(p: &EvalParams, pos: &Position, color: Color) -> Activity {
     let mut chariot_reach = Bitboard::EMPTY;
     let mut minor_reach = Bitboard::EMPTY;
     let mut low_reach = Bitboard::EMPTY;
-    for sq in pos.pieces(color, PieceKind::Chariot) {
+    pos.pieces(color, PieceKind::Chariot).for_each_point(|sq| {
         let attacks = chariot_attacks(sq, occ);
         chariot_reach |= attacks;
         total += (attacks & not_own).count() as Value * p.chariot_mobility;
         pressure += (attacks & palace).count() as Value;
-    }
-    for sq in pos.pieces(color, PieceKind::Horse) {
+    });
+    pos.pieces(color, PieceKind::Horse).for_each_point(|sq| {
         let attacks = horse_attacks(sq, occ.normal);
         minor_reach |= attacks;
         total += ((attacks & not_own).count() as Value - 2) * p.horse_mobility;
         pressure += (attacks & palace).count() as Value;
-    }
+    });
     let mut cannon_aim = 0;
-    for sq in pos.pieces(color, PieceKind::Cannon) {
+    pos.pieces(color, PieceKind::Cannon).for_each_point(|sq| {
         let (captures, moves) = cannon_reach(sq, occ);
         minor_reach |= captures;
         cannon_aim += (captures & palace).count() as Value;
         total += moves as Value * p.cannon_mobility;
-    }
+    });
     let enemy_half = !HOME_HALVES[color.index()];
     let raiders = ((pos.pieces(color, PieceKind::Chariot)
         | pos.pieces(color, PieceKind::Horse)
