@@ -83,6 +83,10 @@ pub struct CheckInfo {
     /// Where a horse or a pawn of the side to move would give check.
     horse_checks: Bitboard,
     pawn_checks: Bitboard,
+    /// Every point a piece could give check from by arriving there (the lines, the horse
+    /// and the pawn checks; the screens lie on the lines): a move to anywhere else checks
+    /// only by uncovering, so most moves are answered by this and `uncovering` alone.
+    arrivals: Bitboard,
 }
 
 /// Why a move given as text was refused.
@@ -380,14 +384,17 @@ impl Position {
                 }
             }
         }
+        let horse_checks = horse_attackers(king, occ.normal);
+        let pawn_checks = PAWN_ATTACKERS[us.index()][king.index()];
         CheckInfo {
             king,
             lines,
             open_lines,
             uncovering: uncovering & own,
             screens,
-            horse_checks: horse_attackers(king, occ.normal),
-            pawn_checks: PAWN_ATTACKERS[us.index()][king.index()],
+            horse_checks,
+            pawn_checks,
+            arrivals: lines | horse_checks | pawn_checks,
         }
     }
 
@@ -395,6 +402,9 @@ impl Position {
     #[inline(always)]
     pub fn gives_check_with(&self, info: &CheckInfo, mv: Move) -> bool {
         let (from, to) = (mv.from(), mv.to());
+        if !info.arrivals.contains(to) && !info.uncovering.contains(from) {
+            return false;
+        }
         let Some(moved) = self.mailbox[from.index()] else {
             return false;
         };
