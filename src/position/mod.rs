@@ -11,8 +11,8 @@ pub mod notation;
 pub mod see;
 
 use crate::board::attacks::{
-    HORSE_ATTACKERS, HORSE_SPAN, LineAttacks, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, file_mask,
-    horse_attackers, line_attacks, rank_mask, third_blockers,
+    HORSE_ATTACKERS, HORSE_SPAN, PAWN_ATTACKERS, RAYS, TRANSPOSED_BIT, cannon_captures,
+    chariot_attacks, file_mask, horse_attackers, line_attacks, rank_mask, third_blockers,
 };
 use crate::board::bitboard::SQUARE_BITS;
 use crate::board::{Bitboard, Occupancy, zobrist};
@@ -346,15 +346,15 @@ impl Position {
         let king = self.king_square(us.opponent());
         let own = self.color_pieces(us);
         let occ = self.occupancy;
-        let LineAttacks {
-            slide: open_lines,
-            cannon: second,
-        } = line_attacks(king, occ);
+        let open_lines = chariot_attacks(king, occ);
         let cannons = self.pieces(us, PieceKind::Cannon);
         let chariots = self.pieces(us, PieceKind::Chariot);
         let lines = rank_mask(king) | file_mask(king);
         let mut uncovering = Bitboard::EMPTY;
         if ((cannons | chariots) & lines).any() {
+            // The second piece along each line, looked up only here: most positions have
+            // no chariot or cannon of the side to move on the king's lines.
+            let second = cannon_captures(king, occ);
             let first = open_lines & self.occupied();
             let third = third_blockers(king, occ);
             for ray in RAYS[king.index()] {
