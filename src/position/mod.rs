@@ -64,6 +64,36 @@ struct KingAttackers {
     pawns: u128,
 }
 
+/// One piece's moves as `keeps_king_safe` sees them (see `Position::moves_from`).
+#[derive(Clone, Copy)]
+pub(crate) struct PieceMoves {
+    king: Square,
+    by: Color,
+    /// The occupancy with the piece lifted.
+    without: Occupancy,
+    attackers: KingAttackers,
+}
+
+impl PieceMoves {
+    /// Would the piece's move to `to` leave its king safe? (`keeps_king_safe` of that move.)
+    #[inline(always)]
+    pub(crate) fn keep_king_safe(&self, to: Square) -> bool {
+        let bit = SQUARE_BITS[to.index()];
+        let mut occ = self.without;
+        if occ.normal & bit == 0 {
+            occ.toggle(to);
+        }
+        let a = self.attackers;
+        let attackers = KingAttackers {
+            lines: a.lines & !bit,
+            cannons: a.cannons & !bit,
+            horses: a.horses & !bit,
+            pawns: a.pawns & !bit,
+        };
+        !Position::king_in_danger(self.king, self.by, occ, attackers)
+    }
+}
+
 /// The opponent's king and the points that matter for checking it (see `check_info`).
 #[derive(Clone, Copy, Debug)]
 pub struct CheckInfo {
@@ -332,6 +362,23 @@ impl Position {
         let occ = self.occupancy.after_move(from, to);
         let attackers = self.king_attackers(them, SQUARE_BITS[to.index()]);
         !Self::king_in_danger(king, them, occ, attackers)
+    }
+
+    /// `keeps_king_safe` for the moves of the piece on `from`, which is not the king: what
+    /// does not depend on the target (the king's point, the board without the piece, the
+    /// enemy's attackers) worked out once for all of them.
+    #[inline(always)]
+    pub(crate) fn moves_from(&self, from: Square) -> PieceMoves {
+        debug_assert!(self.mailbox[from.index()].is_some_and(|p| p.kind() != PieceKind::King));
+        let them = self.side.opponent();
+        let mut without = self.occupancy;
+        without.toggle(from);
+        PieceMoves {
+            king: self.king_square(self.side),
+            by: them,
+            without,
+            attackers: self.king_attackers(them, 0),
+        }
     }
 
     /// Does the legal move `mv` give check to the opponent?
