@@ -41,8 +41,10 @@ pub struct Position {
     mailbox: [Option<Piece>; MAILBOX_SLOTS],
     /// Per piece (padded to 16, so `Piece::index`, masked to 4 bits, needs no bounds check).
     pieces: [Bitboard; 16],
-    /// How many of each piece are on the board (cheaper than a popcount on every query).
-    counts: [u8; 16],
+    /// How many of each piece are on the board (cheaper than a popcount on every query);
+    /// padded past 16 so that `has_attackers` reads four of them at once from any masked
+    /// index.
+    counts: [u8; COUNT_SLOTS],
     colors: [Bitboard; 2],
     occupancy: Occupancy,
     side: Color,
@@ -63,6 +65,9 @@ struct KingAttackers {
     horses: u128,
     pawns: u128,
 }
+
+/// Slots of `Position::counts`: one per piece index (16, masked), and three more.
+const COUNT_SLOTS: usize = 19;
 
 /// One piece's moves as `keeps_king_safe` sees them (see `Position::moves_from`).
 #[derive(Clone, Copy)]
@@ -135,7 +140,7 @@ impl Position {
         Position {
             mailbox: [None; MAILBOX_SLOTS],
             pieces: [Bitboard::EMPTY; 16],
-            counts: [0; 16],
+            counts: [0; COUNT_SLOTS],
             colors: [Bitboard::EMPTY; 2],
             occupancy: Occupancy::default(),
             side: Color::Red,
@@ -570,15 +575,19 @@ impl Position {
     }
 
     /// Has `color` a piece that can ever attack the enemy king (chariot, horse, cannon, pawn)?
+    #[inline]
     pub fn has_attackers(&self, color: Color) -> bool {
-        [
-            PieceKind::Chariot,
-            PieceKind::Horse,
-            PieceKind::Cannon,
-            PieceKind::Pawn,
-        ]
-        .iter()
-        .any(|&k| self.count(color, k) > 0)
+        // The four kinds are consecutive (horse, chariot, cannon, pawn), so their counts are
+        // four bytes in a row: one load (the counts are padded, so it never reads past them).
+        const _: () = assert!(
+            PieceKind::Chariot as usize == PieceKind::Horse as usize + 1
+                && PieceKind::Cannon as usize == PieceKind::Horse as usize + 2
+                && PieceKind::Pawn as usize == PieceKind::Horse as usize + 3
+        );
+        let first = Piece::new(color, PieceKind::Horse).index() & 15;
+        let mut four = [0u8; 4];
+        four.copy_from_slice(&self.counts[first..first + 4]);
+        u32::from_ne_bytes(four) != 0
     }
 
     /// Takes back the last move made; returns it, or `None` if no move was made since set-up.
