@@ -40,6 +40,16 @@ const KILLER_1: i32 = 1 << 20;
 const KILLER_2: i32 = KILLER_1 - 1;
 const COUNTER: i32 = KILLER_1 - 2;
 
+/// The sort key of the `index`-th generated move `mv` scored `score`: the score on top, then
+/// the generation order (earlier first among equals), then the move itself, so that every
+/// key is distinct and sorting them descending gives the stable order of the scores.
+#[inline(always)]
+fn sort_key(score: i32, index: usize, mv: Move) -> u64 {
+    let score = (score as i64 - i32::MIN as i64) as u64;
+    let rank = (MAX_MOVES - 1 - index) as u64;
+    score << 32 | rank << 16 | mv.raw() as u64
+}
+
 /// The move lists and scores of one node's picker. Each search ply keeps its own, reused
 /// node after node, so starting a node does not clear a couple of kilobytes (see
 /// `Worker::picker_buffers`).
@@ -294,23 +304,13 @@ impl<'a> MovePicker<'a> {
         piece_value(victim.kind()) * 16 - piece_value(mover.kind()) / 16 + history / 4
     }
 
-    /// Sorts all of `self.buf.moves` best first, equal scores in generation order, for stages
-    /// that usually run to the end and take moves in order (`take_next`), so `self.buf.scores`
-    /// is left as it was. Each move is packed with its score and position into one distinct
-    /// integer key, so an unstable sort of one array gives exactly the stable order.
+    /// Sorts all of `self.buf.moves` best first, equal scores in generation order, by the keys
+    /// the stage has put in `self.buf.keys` (see `sort_key`), for stages that usually run to
+    /// the end and take moves in order (`take_next`). Every key is distinct, so an unstable
+    /// sort of one array gives exactly the stable order.
     fn sort_descending(&mut self) {
         let len = self.buf.moves.len();
-        let PickerBuffers {
-            moves,
-            scores,
-            keys,
-            ..
-        } = &mut *self.buf;
-        for (i, key) in keys[..len].iter_mut().enumerate() {
-            let score = (scores[i] as i64 - i32::MIN as i64) as u64;
-            let rank = (MAX_MOVES - 1 - i) as u64;
-            *key = score << 32 | rank << 16 | moves[i].raw() as u64;
-        }
+        let PickerBuffers { moves, keys, .. } = &mut *self.buf;
         keys[..len].sort_unstable_by(|a, b| b.cmp(a));
         for (i, key) in keys[..len].iter().enumerate() {
             moves[i] = Move::from_raw_unchecked(*key as u16);
@@ -530,9 +530,9 @@ impl<'a> MovePicker<'a> {
             self.generate(pos, GenKind::Quiets);
         }
         let scorer = histories.quiet_scorer(pos.side_to_move().index(), self.context);
-        let PickerBuffers { moves, scores, .. } = &mut *self.buf;
-        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
-            *score = if mv == self.killers[0] {
+        let PickerBuffers { moves, keys, .. } = &mut *self.buf;
+        for (i, (key, &mv)) in keys.iter_mut().zip(moves.iter()).enumerate() {
+            let score = if mv == self.killers[0] {
                 KILLER_1
             } else if mv == self.killers[1] {
                 KILLER_2
@@ -541,6 +541,7 @@ impl<'a> MovePicker<'a> {
             } else {
                 scorer.score(mv, PieceTo::of(pos, mv))
             };
+            *key = sort_key(score, i, mv);
         }
         self.sort_descending();
         self.next = 0;
