@@ -100,9 +100,7 @@ impl Bitboard {
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1u128 << sq.index()))
     }
-}
 
-impl Bitboard {
     /// Calls `visit` on every point of the set, lowest first (the order of the iterator),
     /// with a plain loop over each 64-bit half: cheaper than the iterator where the body is
     /// small enough to be written out twice (the evaluation's loops over its pieces).

@@ -69,10 +69,13 @@ struct KingAttackers {
 /// Slots of `Position::counts`: one per piece index (16, masked), and three more.
 const COUNT_SLOTS: usize = 19;
 
-/// One piece's moves as `keeps_king_safe` sees them (see `Position::moves_from`).
+/// One piece's pseudo-legal moves as the legality test sees them (see
+/// `Position::moves_from`): `keep_king_safe` answers for each target.
 #[derive(Clone, Copy)]
 pub(crate) struct PieceMoves {
+    /// The own king's point, unless the piece is the king (`king_moves`): then its target.
     king: Square,
+    king_moves: bool,
     by: Color,
     /// The occupancy with the piece lifted.
     without: Occupancy,
@@ -80,7 +83,8 @@ pub(crate) struct PieceMoves {
 }
 
 impl PieceMoves {
-    /// Would the piece's move to `to` leave its king safe? (`keeps_king_safe` of that move.)
+    /// Would the piece's move to `to` leave its king safe? A captured attacker attacks no
+    /// more.
     #[inline(always)]
     pub(crate) fn keep_king_safe(&self, to: Square) -> bool {
         let bit = SQUARE_BITS[to.index()];
@@ -95,7 +99,8 @@ impl PieceMoves {
             horses: a.horses & !bit,
             pawns: a.pawns & !bit,
         };
-        !Position::king_in_danger(self.king, self.by, occ, attackers)
+        let king = if self.king_moves { to } else { self.king };
+        !Position::king_in_danger(king, self.by, occ, attackers)
     }
 }
 
@@ -311,11 +316,10 @@ impl Position {
         self.history.iter().map(|u| u.key)
     }
 
-    /// `color`'s attackers of a king, with the pieces on `removed` taken off the board.
+    /// `color`'s attackers of a king.
     #[inline]
-    fn king_attackers(&self, color: Color, removed: u128) -> KingAttackers {
-        let keep = !removed;
-        let bb = |kind| self.pieces(color, kind).0 & keep;
+    fn king_attackers(&self, color: Color) -> KingAttackers {
+        let bb = |kind| self.pieces(color, kind).0;
         KingAttackers {
             lines: bb(PieceKind::Chariot) | bb(PieceKind::King),
             cannons: bb(PieceKind::Cannon),
@@ -343,7 +347,7 @@ impl Position {
             self.king_square(color),
             them,
             self.occupancy,
-            self.king_attackers(them, 0),
+            self.king_attackers(them),
         )
     }
 
@@ -356,33 +360,24 @@ impl Position {
     /// Does the pseudo-legal move `mv` of the side to move leave its own king safe?
     #[inline(always)]
     pub(crate) fn keeps_king_safe(&self, mv: Move) -> bool {
-        let (from, to) = (mv.from(), mv.to());
-        let us = self.side;
-        let them = us.opponent();
-        let king = if self.mailbox[from.index()].map(Piece::kind) == Some(PieceKind::King) {
-            to
-        } else {
-            self.king_square(us)
-        };
-        let occ = self.occupancy.after_move(from, to);
-        let attackers = self.king_attackers(them, SQUARE_BITS[to.index()]);
-        !Self::king_in_danger(king, them, occ, attackers)
+        self.moves_from(mv.from()).keep_king_safe(mv.to())
     }
 
-    /// `keeps_king_safe` for the moves of the piece on `from`, which is not the king: what
-    /// does not depend on the target (the king's point, the board without the piece, the
-    /// enemy's attackers) worked out once for all of them.
+    /// The legality test of the moves of the piece on `from` (see `PieceMoves`): what does
+    /// not depend on the target (the king's point, the board without the piece, the enemy's
+    /// attackers) worked out once for all of them.
     #[inline(always)]
     pub(crate) fn moves_from(&self, from: Square) -> PieceMoves {
-        debug_assert!(self.mailbox[from.index()].is_some_and(|p| p.kind() != PieceKind::King));
         let them = self.side.opponent();
         let mut without = self.occupancy;
         without.toggle(from);
+        let king_moves = self.mailbox[from.index()].map(Piece::kind) == Some(PieceKind::King);
         PieceMoves {
             king: self.king_square(self.side),
+            king_moves,
             by: them,
             without,
-            attackers: self.king_attackers(them, 0),
+            attackers: self.king_attackers(them),
         }
     }
 
@@ -494,7 +489,7 @@ impl Position {
         to: Square,
     ) -> bool {
         let us = self.side;
-        let mut attackers = self.king_attackers(us, 0);
+        let mut attackers = self.king_attackers(us);
         let step = SQUARE_BITS[from.index()] | SQUARE_BITS[to.index()];
         match moved.kind() {
             PieceKind::Chariot | PieceKind::King => attackers.lines ^= step,

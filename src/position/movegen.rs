@@ -495,15 +495,6 @@ impl Position {
         doubtful: Bitboard,
         list: &mut MoveList,
     ) {
-        if self.mailbox[from.index()].is_some_and(|p| p.kind() == PieceKind::King) {
-            for to in targets {
-                let mv = Move::new(from, to);
-                if !doubtful.contains(to) || self.keeps_king_safe(mv) {
-                    list.push(mv);
-                }
-            }
-            return;
-        }
         let moves = self.moves_from(from);
         for to in targets {
             if !doubtful.contains(to) || moves.keep_king_safe(to) {
