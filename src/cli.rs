@@ -21,6 +21,63 @@ pub enum Command {
     Match(Box<MatchArgs>),
     /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
     Judge(JudgeArgs),
+    /// Generate NNUE training positions by self-play (or, with --stats, describe data files).
+    Datagen(Box<DatagenArgs>),
+}
+
+#[derive(Args, Debug)]
+pub struct DatagenArgs {
+    /// The data file to write (while running it is FILE.partial).
+    #[arg(long, short, required_unless_present = "stats")]
+    pub output: Option<std::path::PathBuf>,
+    /// Describe these data files instead (counts, results, scores, material, duplicates).
+    #[arg(long, num_args = 1.., conflicts_with = "output")]
+    pub stats: Vec<std::path::PathBuf>,
+    /// Stop after this many games.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Stop once this many positions are written.
+    #[arg(long)]
+    pub positions: Option<u64>,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    pub nodes: u64,
+    /// Random legal plies played after the opening.
+    #[arg(long, default_value_t = 8)]
+    pub random_plies: usize,
+    /// Draw another start when its first search scores beyond this (centipawns).
+    #[arg(long, default_value_t = 300)]
+    pub max_start_score: i32,
+    /// Adjudicate a win: SCORE,PLIES — PLIES plies in a row scored at least SCORE for one side.
+    #[arg(long, default_value = "1000,8")]
+    pub win_adjudication: String,
+    /// Adjudicate a draw: AFTER,SCORE,PLIES — after AFTER plies, PLIES plies in a row within
+    /// ±SCORE.
+    #[arg(long, default_value = "160,10,20")]
+    pub draw_adjudication: String,
+    /// Games played at once (one per thread).
+    #[arg(long, short, default_value_t = 1)]
+    pub threads: usize,
+    /// Seed of the random starts (the same seed and settings give the same file).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play shard I of N (I/N): N runs with the same seed play disjoint games.
+    #[arg(long, default_value = "0/1")]
+    pub shard: String,
+    /// Continue an existing file.
+    #[arg(long)]
+    pub append: bool,
+    /// Openings: 'builtin', 'startpos' or a file (as `chariot match` reads them).
+    #[arg(long, default_value = "builtin")]
+    pub openings: String,
+    /// Hash table per thread, in MB.
+    #[arg(long, default_value_t = 4)]
+    pub hash: usize,
+    /// No live progress bar (a line every 30 s goes to standard error instead).
+    #[arg(long)]
+    pub no_progress: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
 }
 
 /// The rules a game is judged by.

@@ -1,11 +1,13 @@
-//! Shell tools built on the library: perft, bench, analyze, judge and match.
+//! Shell tools built on the library: perft, bench, analyze, judge, match and datagen.
 
 pub mod analyze;
 pub mod bench;
+pub mod datagen;
 pub mod judge;
 pub mod matches;
 pub mod perft;
 pub mod pgn;
+pub mod rng;
 
 /// `text` as a JSON string, quoted and escaped (backslashes, quotes and control characters).
 pub fn json_string(text: &str) -> String {
