@@ -337,7 +337,12 @@ const CROWDED_BENCH_NODES: u64 = 328307;
 
 #[test]
 fn crowded_table_bench_matches_its_signature() {
-    let report = bench::run_with(CROWDED_BENCH_DEPTH, 1, CROWDED_BENCH_HASH_MB);
+    let report = bench::run_with(
+        CROWDED_BENCH_DEPTH,
+        1,
+        CROWDED_BENCH_HASH_MB,
+        chariot::eval::Evaluator::default(),
+    );
     assert_eq!(
         report.nodes, CROWDED_BENCH_NODES,
         "crowded-table bench signature changed: update CROWDED_BENCH_NODES"

@@ -23,6 +23,57 @@ pub enum Command {
     Judge(JudgeArgs),
     /// Generate NNUE training positions by self-play (or, with --stats, describe data files).
     Datagen(Box<DatagenArgs>),
+    /// Train an NNUE on datagen files and write the quantised net.
+    Train(Box<TrainArgs>),
+}
+
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// Data files written by `chariot datagen`.
+    #[arg(required = true)]
+    pub data: Vec<std::path::PathBuf>,
+    /// The net file to write.
+    #[arg(long, short)]
+    pub output: std::path::PathBuf,
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Positions per mini-batch.
+    #[arg(long, default_value_t = 16384)]
+    pub batch: usize,
+    /// Adam's learning rate at the start.
+    #[arg(long, default_value_t = 0.001)]
+    pub lr: f32,
+    /// The learning rate at the end, as a fraction of --lr (cosine decay between).
+    #[arg(long, default_value_t = 0.05)]
+    pub lr_end: f32,
+    /// Decoupled weight decay (AdamW); 0 is plain Adam.
+    #[arg(long, default_value_t = 0.0)]
+    pub weight_decay: f32,
+    /// Weight of the game result in the target, 0..1 (the rest is the search score).
+    #[arg(long, default_value_t = 0.3)]
+    pub lambda: f32,
+    /// Score scale K of the sigmoid (default: fitted to the data's results).
+    #[arg(long)]
+    pub k: Option<f32>,
+    /// Fraction of the positions (the end of the last file) held out for validation.
+    #[arg(long, default_value_t = 0.05)]
+    pub validation: f32,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[arg(long, short, default_value_t = 2)]
+    pub threads: usize,
+    /// Use only the first N positions.
+    #[arg(long)]
+    pub max_positions: Option<usize>,
+    /// Write a checkpoint (model and optimiser) here after every epoch.
+    #[arg(long)]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// Continue from a checkpoint (its epoch count; --epochs is the total).
+    #[arg(long)]
+    pub resume: Option<std::path::PathBuf>,
+    /// No live progress bar.
+    #[arg(long)]
+    pub no_progress: bool,
 }
 
 #[derive(Args, Debug)]
@@ -78,6 +129,30 @@ pub struct DatagenArgs {
     pub no_progress: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
+    #[command(flatten)]
+    pub eval: EvalArgs,
+}
+
+/// Which evaluation a search uses.
+#[derive(Args, Debug, Clone)]
+pub struct EvalArgs {
+    /// The evaluation: nnue (the network) or hce (the hand-crafted one); default: the engine's.
+    #[arg(long)]
+    pub eval: Option<String>,
+    /// A net file for --eval nnue instead of the embedded net.
+    #[arg(long)]
+    pub net: Option<std::path::PathBuf>,
+}
+
+impl EvalArgs {
+    pub fn evaluator(&self) -> Result<chariot::eval::Evaluator, String> {
+        match (&self.eval, &self.net) {
+            (None, None) => Ok(chariot::eval::Evaluator::default()),
+            (name, net) => {
+                chariot::eval::Evaluator::parse(name.as_deref().unwrap_or("nnue"), net.as_deref())
+            }
+        }
+    }
 }
 
 /// The rules a game is judged by.
@@ -231,6 +306,8 @@ pub struct BenchArgs {
     /// Hash table size in MB (the signature is defined for the default).
     #[arg(long, default_value_t = chariot::tools::bench::DEFAULT_HASH_MB)]
     pub hash: usize,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 #[derive(Args, Debug)]
@@ -262,6 +339,8 @@ pub struct AnalyzeArgs {
     pub glyphs: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
+    #[command(flatten)]
+    pub eval: EvalArgs,
 }
 
 /// A position given on the command line: a FEN (or `startpos`) and moves played from it.

@@ -42,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Match(args)) => run_match(*args),
         Some(Command::Judge(args)) => run_judge(args),
         Some(Command::Datagen(args)) => run_datagen(*args),
+        Some(Command::Train(args)) => run_train(*args),
         None => {
             chariot::protocol::run(
                 std::io::BufReader::new(std::io::stdin()),
@@ -113,7 +114,12 @@ fn run_bench(args: cli::BenchArgs) -> Result<(), String> {
             tt::MAX_MB
         ));
     }
-    let report = bench::run_with(args.depth, args.threads.clamp(1, 256), args.hash);
+    let report = bench::run_with(
+        args.depth,
+        args.threads.clamp(1, 256),
+        args.hash,
+        args.eval.evaluator()?,
+    );
     if args.verbose {
         for (i, result) in report.per_position.iter().enumerate() {
             println!(
@@ -172,6 +178,7 @@ fn run_analyze(args: cli::AnalyzeArgs) -> Result<(), String> {
         time,
         multipv: args.multipv.max(1),
         rules: args.rules.rules()?,
+        eval: args.eval.evaluator()?,
         ..Limits::default()
     };
     let mut pool = SearchPool::new(args.threads.clamp(1, 256), args.hash.clamp(1, tt::MAX_MB));
@@ -623,6 +630,7 @@ fn run_datagen(args: cli::DatagenArgs) -> Result<(), String> {
             draw_plies: draw_plies as usize,
             rules: args.rules.rules()?,
             hash_mb: args.hash,
+            eval: args.eval.evaluator()?,
         },
         games: args.games,
         positions: args.positions,
@@ -695,6 +703,102 @@ fn run_datagen(args: cli::DatagenArgs) -> Result<(), String> {
         },
         report.line(),
         report.elapsed.as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_train(args: cli::TrainArgs) -> Result<(), String> {
+    use chariot::tools::train::{self, EpochReport, TrainConfig, TrainProgress};
+    if !(1..=256).contains(&args.threads) {
+        return Err(format!(
+            "--threads {} is out of range (1 to 256)",
+            args.threads
+        ));
+    }
+    if !(args.lr > 0.0 && args.lr < 1.0 && (0.0..=1.0).contains(&args.lr_end)) {
+        return Err("--lr must be in (0, 1) and --lr-end in [0, 1]".into());
+    }
+    if !(0.0..0.9).contains(&args.validation) {
+        return Err("--validation must be in [0, 0.9)".into());
+    }
+    if args.k.is_some_and(|k| !(k > 1.0 && k < 100_000.0)) {
+        return Err("--k must be a positive scale in centipawns".into());
+    }
+    let config = TrainConfig {
+        data: args.data.clone(),
+        epochs: args.epochs,
+        batch: args.batch.max(1),
+        lr: args.lr,
+        lr_end: args.lr_end,
+        decay: args.weight_decay,
+        lambda: args.lambda,
+        k: args.k,
+        val_fraction: args.validation,
+        seed: args.seed,
+        threads: args.threads,
+        max_positions: args.max_positions,
+        checkpoint: args.checkpoint.clone(),
+        resume: args.resume.clone(),
+    };
+    let records = train::load(&config.data, config.max_positions)?;
+    println!(
+        "data: {} positions from {} file(s)",
+        records.len(),
+        config.data.len()
+    );
+    struct Bar(indicatif::ProgressBar);
+    impl TrainProgress for Bar {
+        fn batch(&self, epoch: usize, done: usize, total: usize, loss: f32) {
+            self.0.set_length(total as u64);
+            self.0.set_position(done as u64);
+            self.0
+                .set_message(format!("epoch {epoch}  batch loss {loss:.5}"));
+        }
+        fn epoch(&self, r: &EpochReport) {
+            self.0.suspend(|| {
+                println!(
+                    "epoch {:>3}: train loss {:.6}  validation loss {:.6}  {:.0} positions/s  {:.1} s",
+                    r.epoch,
+                    r.train_loss,
+                    r.val_loss,
+                    r.positions_per_second,
+                    r.elapsed.as_secs_f64()
+                )
+            });
+        }
+    }
+    let bar = if args.no_progress {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(0)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} batches  {msg}  [{elapsed}]")
+            .expect("a valid template"),
+    );
+    let progress = Bar(bar);
+    let report = train::train_on(&config, &records, &progress)?;
+    progress.0.finish_and_clear();
+    let net = report.model.quantise();
+    let bytes = chariot::eval::nnue::file::write(&net);
+    let partial = chariot::tools::datagen::partial_name(&args.output);
+    std::fs::write(&partial, &bytes)
+        .and_then(|()| std::fs::rename(&partial, &args.output))
+        .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
+    println!(
+        "K {:.1}, lambda {}; trained on {} positions, validated on {}; validation loss of the \
+         search score alone {:.6}",
+        report.k,
+        config.lambda,
+        report.train_positions,
+        report.val_positions,
+        report.score_baseline
+    );
+    println!(
+        "wrote {} ({} bytes, hash {:016x})",
+        args.output.display(),
+        bytes.len(),
+        net.hash
     );
     Ok(())
 }

@@ -45,6 +45,8 @@ const MAX_GO_MATE: i32 = 60;
 const MAX_MOVES_TO_GO: i32 = 999;
 /// The rule sets, as a combo option lists them.
 const RULE_SET_VARS: &str = "var asian var chinese var simple";
+/// The `evalfile` value that names the net built into the binary.
+const EMBEDDED_NET: &str = "<embedded>";
 
 /// The options a GUI can set.
 #[derive(Clone, Debug)]
@@ -59,6 +61,11 @@ struct Options {
     debug: bool,
     show_wdl: bool,
     rules: Rules,
+    /// Search with the network (else the hand-crafted evaluation).
+    use_nnue: bool,
+    /// The network `use_nnue` selects, and the file it came from (`<embedded>`).
+    net: Arc<crate::eval::nnue::Network>,
+    eval_file: String,
 }
 
 impl Default for Options {
@@ -74,6 +81,9 @@ impl Default for Options {
             debug: false,
             show_wdl: false,
             rules: Rules::default(),
+            use_nnue: crate::eval::nnue::DEFAULT_ON,
+            net: crate::eval::nnue::embedded(),
+            eval_file: EMBEDDED_NET.into(),
         }
     }
 }
@@ -369,6 +379,13 @@ impl Engine {
                 out.line(&format!(
                     "option drawmoves type spin min 0 max {MAX_DRAW_MOVES} default 60"
                 ));
+                out.line(&format!(
+                    "option usennue type check default {}",
+                    crate::eval::nnue::DEFAULT_ON
+                ));
+                out.line(&format!(
+                    "option evalfile type string default {EMBEDDED_NET}"
+                ));
                 out.line("option newgame type button");
                 out.line("ucciok");
             }
@@ -396,6 +413,13 @@ impl Engine {
                 ));
                 out.line(&format!(
                     "option name Draw Moves type spin default 60 min 0 max {MAX_DRAW_MOVES}"
+                ));
+                out.line(&format!(
+                    "option name UseNNUE type check default {}",
+                    crate::eval::nnue::DEFAULT_ON
+                ));
+                out.line(&format!(
+                    "option name EvalFile type string default {EMBEDDED_NET}"
                 ));
                 out.line("uciok");
             }
@@ -499,6 +523,42 @@ impl Engine {
                 Some(n) => self.options.rules.move_limit = Some(n as u32 * 2),
                 None => bad(self),
             },
+            "usennue" => match flag(value) {
+                Some(on) => {
+                    if on != self.options.use_nnue {
+                        // The table keeps evaluations: start afresh with the other one.
+                        self.pool.clear();
+                    }
+                    self.options.use_nnue = on;
+                }
+                None => bad(self),
+            },
+            "evalfile" => {
+                let path = value.unwrap_or("").trim();
+                let loaded = if path.is_empty() || path == EMBEDDED_NET {
+                    Ok(crate::eval::nnue::embedded())
+                } else {
+                    crate::eval::nnue::file::load(std::path::Path::new(path)).map(Arc::new)
+                };
+                match loaded {
+                    Ok(net) => {
+                        self.out.info_string(&format!(
+                            "NNUE evaluation using {} (hash {:016x})",
+                            if path.is_empty() { EMBEDDED_NET } else { path },
+                            net.hash
+                        ));
+                        if net.hash != self.options.net.hash {
+                            self.pool.clear();
+                        }
+                        self.options.net = net;
+                        self.options.eval_file = path.to_string();
+                    }
+                    Err(e) => self.error(&format!(
+                        "option {name}: {e}; keeping {} (hash {:016x})",
+                        self.options.eval_file, self.options.net.hash
+                    )),
+                }
+            }
             "newgame" | "clearhash" => {
                 self.pool.clear();
                 self.banned.clear();
@@ -686,6 +746,11 @@ impl Engine {
             ban_moves: self.banned.clone(),
             multipv: self.options.multipv,
             rules: self.options.rules,
+            eval: if self.options.use_nnue {
+                crate::eval::Evaluator::Nnue(self.options.net.clone())
+            } else {
+                crate::eval::Evaluator::Hce
+            },
         };
         self.draw_offered = Arc::new(AtomicBool::new(go.draw));
         self.answered = Arc::new(AtomicBool::new(false));

@@ -14,7 +14,7 @@ pub mod timeman;
 pub mod tt;
 
 use crate::core::{Move, Piece, PieceKind};
-use crate::eval::{Accumulator, Value, evaluate_with};
+use crate::eval::{Accumulator, Evaluator, Value, evaluate_with, nnue, nnue_value};
 use crate::position::Position;
 use crate::rules::{CycleVerdict, Rules, cycle_verdict, insufficient_material};
 use history::{Histories, PieceTo, Tried};
@@ -93,6 +93,8 @@ pub struct Limits {
     pub multipv: usize,
     /// The rules repetitions and the no-capture limit are scored by.
     pub rules: Rules,
+    /// The evaluation to search with.
+    pub eval: Evaluator,
 }
 
 /// One iteration's (or one PV line's) report.
@@ -268,6 +270,9 @@ pub struct Worker {
     stack: PlyArray<Frame>,
     /// Material and square sums per ply, updated move by move (`eval::Accumulator`).
     accs: PlyArray<Accumulator>,
+    /// The network's accumulators per ply, when searching with it (`net`).
+    nnue_accs: PlyArray<nnue::Accumulator>,
+    net: Option<Arc<nnue::Network>>,
     pv: PlyArray<Vec<Move>>,
     root_moves: Vec<RootMove>,
     /// One set of move-picker buffers per ply below the root (lent to the search).
@@ -289,6 +294,8 @@ impl Worker {
             reductions: Reductions::new(PARAMS),
             stack: ply_array(Frame::default()),
             accs: ply_array(Accumulator::default()),
+            nnue_accs: ply_array(nnue::Accumulator::default()),
+            net: None,
             pv: ply_array(Vec::new()),
             picker_buffers: (0..MAX_PLY + 2).map(|_| PickerBuffers::new()).collect(),
             root_moves: Vec::new(),
@@ -318,7 +325,11 @@ impl Worker {
     /// Prepares a search of `pos`: the root move list and the check history.
     fn setup(&mut self, pos: &Position, limits: &Limits) {
         self.pos = pos.clone();
-        self.accs[0] = Accumulator::new(pos);
+        self.net = limits.eval.network().cloned();
+        match &self.net {
+            Some(net) => self.nnue_accs[0] = nnue::Accumulator::new(net, pos),
+            None => self.accs[0] = Accumulator::new(pos),
+        }
         self.limits = limits.clone();
         self.nodes = 0;
         self.stopped = false;
@@ -568,7 +579,7 @@ impl Worker {
         // The plies below the root take their picker buffers from here, one each.
         let mut bufs = std::mem::take(&mut self.picker_buffers);
         self.stack[0] = Frame {
-            static_eval: evaluate_with(&self.pos, &self.accs[0]),
+            static_eval: self.evaluate(0),
             ..Frame::default()
         };
         self.stack[2].cutoffs = 0;
@@ -657,9 +668,26 @@ impl Worker {
     /// and the move counts as a node. (Every caller has already prefetched the child's table
     /// bucket, when it picked the move.)
     fn play(&mut self, ply: usize, mv: Move) {
-        self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv);
+        match &self.net {
+            Some(net) => {
+                self.nnue_accs[ply + 1] = self.nnue_accs[ply].after(net, &self.pos, mv);
+            }
+            None => self.accs[ply + 1] = self.accs[ply].after(&self.pos, mv),
+        }
         self.pos.make_move(mv);
         self.nodes += 1;
+    }
+
+    /// The static evaluation at `ply`, from that ply's accumulator.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> Value {
+        match &self.net {
+            Some(net) => nnue_value(
+                &self.pos,
+                net.evaluate(&self.nnue_accs[ply], self.pos.side_to_move()),
+            ),
+            None => evaluate_with(&self.pos, &self.accs[ply]),
+        }
     }
 
     /// The PV at `ply` becomes `mv` followed by the PV found one ply deeper.
@@ -742,11 +770,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                evaluate_with(&self.pos, &self.accs[ply])
-            };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
 
         // 3. Mate distance pruning: no line from here can beat a mate already found.
@@ -777,7 +801,7 @@ impl Worker {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(ply), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
@@ -809,7 +833,10 @@ impl Worker {
                     + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
                 self.stack[ply].mv = Move::NONE;
                 self.stack[ply].piece_to = PieceTo::NONE;
-                self.accs[ply + 1] = self.accs[ply];
+                match self.net {
+                    Some(_) => self.nnue_accs[ply + 1] = self.nnue_accs[ply],
+                    None => self.accs[ply + 1] = self.accs[ply],
+                }
                 self.pos.make_null_move();
                 self.nodes += 1;
                 self.stack[ply + 1].known_check = Some(false);
@@ -1133,11 +1160,7 @@ impl Worker {
             .known_check
             .unwrap_or_else(|| self.pos.in_check());
         if ply >= MAX_PLY - 2 {
-            return if in_check {
-                0
-            } else {
-                evaluate_with(&self.pos, &self.accs[ply])
-            };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let entry = tt.probe(key);
@@ -1157,7 +1180,7 @@ impl Worker {
         let stand_pat = if in_check {
             -INFINITE
         } else {
-            entry.map_or_else(|| evaluate_with(&self.pos, &self.accs[ply]), |e| e.eval)
+            entry.map_or_else(|| self.evaluate(ply), |e| e.eval)
         };
         if stand_pat >= beta {
             if entry.is_none() {

@@ -5,6 +5,7 @@
 //! every machine and build, and changes exactly when search or evaluation behaviour changes.
 //! Commits that change either record it as `Bench: N`.
 
+use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::search::{Limits, SearchResult, search_position};
 use std::time::Duration;
@@ -78,14 +79,15 @@ pub const DEFAULT_HASH_MB: usize = 16;
 /// histories per position). With one thread the node count is the deterministic signature;
 /// with more it varies from run to run, and the time to depth is what counts.
 pub fn run_threads(depth: i32, threads: usize) -> BenchReport {
-    run_with(depth, threads, DEFAULT_HASH_MB)
+    run_with(depth, threads, DEFAULT_HASH_MB, Evaluator::default())
 }
 
 /// `run_threads` with a table of `hash_mb` MB instead of the signature's 16 MB (to see how
-/// the table's size bears on the threads' sharing).
-pub fn run_with(depth: i32, threads: usize, hash_mb: usize) -> BenchReport {
+/// the table's size bears on the threads' sharing) and another evaluation.
+pub fn run_with(depth: i32, threads: usize, hash_mb: usize, eval: Evaluator) -> BenchReport {
     let limits = Limits {
         depth: Some(depth),
+        eval,
         ..Limits::default()
     };
     if threads <= 1 {

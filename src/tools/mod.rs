@@ -1,4 +1,4 @@
-//! Shell tools built on the library: perft, bench, analyze, judge, match and datagen.
+//! Shell tools built on the library: perft, bench, analyze, judge, match, datagen and train.
 
 pub mod analyze;
 pub mod bench;
@@ -8,6 +8,7 @@ pub mod matches;
 pub mod perft;
 pub mod pgn;
 pub mod rng;
+pub mod train;
 
 /// `text` as a JSON string, quoted and escaped (backslashes, quotes and control characters).
 pub fn json_string(text: &str) -> String {

@@ -14,6 +14,7 @@
 
 use super::format::{Outcome, Record};
 use crate::core::Color;
+use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::rules::{GameResult, GameState, Rules, judge};
 use crate::search::tt::TranspositionTable;
@@ -44,6 +45,8 @@ pub struct GameSettings {
     pub draw_plies: usize,
     pub rules: Rules,
     pub hash_mb: usize,
+    /// The evaluation both sides search with.
+    pub eval: Evaluator,
 }
 
 impl Default for GameSettings {
@@ -59,6 +62,7 @@ impl Default for GameSettings {
             draw_plies: 20,
             rules: Rules::default(),
             hash_mb: 4,
+            eval: Evaluator::default(),
         }
     }
 }
@@ -144,6 +148,7 @@ pub fn play_game(
     let limits = Limits {
         nodes: Some(settings.nodes),
         rules: settings.rules,
+        eval: settings.eval.clone(),
         ..Limits::default()
     };
     player.new_game();

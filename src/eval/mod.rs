@@ -25,6 +25,7 @@ use crate::board::bitboard::POINT_SLOTS;
 use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 
+pub mod nnue;
 mod square_adjust;
 pub use square_adjust::SQUARE_ADJUST;
 
@@ -657,6 +658,71 @@ fn evaluate_by(p: &EvalParams, pos: &Position, acc: &Accumulator) -> Value {
         value => value,
     }
 }
+
+/// Which evaluation the search uses; the default is the engine's (`nnue::DEFAULT_ON`).
+#[derive(Clone, Debug)]
+pub enum Evaluator {
+    /// The hand-crafted evaluation of this module.
+    Hce,
+    /// A neural network ([`nnue`]).
+    Nnue(std::sync::Arc<nnue::Network>),
+}
+
+impl Default for Evaluator {
+    fn default() -> Evaluator {
+        if nnue::DEFAULT_ON {
+            Evaluator::Nnue(nnue::embedded())
+        } else {
+            Evaluator::Hce
+        }
+    }
+}
+
+impl Evaluator {
+    /// `hce`, `nnue` (the embedded net) or `nnue` with another net file.
+    pub fn parse(name: &str, net_file: Option<&std::path::Path>) -> Result<Evaluator, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "hce" | "classic" => Ok(Evaluator::Hce),
+            "nnue" => Ok(Evaluator::Nnue(match net_file {
+                Some(path) => std::sync::Arc::new(nnue::file::load(path)?),
+                None => nnue::embedded(),
+            })),
+            other => Err(format!(
+                "unknown evaluation '{other}' (expected nnue or hce)"
+            )),
+        }
+    }
+
+    /// The network, if this is the neural evaluation.
+    pub fn network(&self) -> Option<&std::sync::Arc<nnue::Network>> {
+        match self {
+            Evaluator::Hce => None,
+            Evaluator::Nnue(net) => Some(net),
+        }
+    }
+
+    /// The evaluation of `pos` from scratch.
+    pub fn evaluate(&self, pos: &Position) -> Value {
+        match self {
+            Evaluator::Hce => evaluate(pos),
+            Evaluator::Nnue(net) => nnue_value(pos, nnue::evaluate(net, pos)),
+        }
+    }
+}
+
+/// The network's raw score for the side to move, as the search takes it: scaled down in
+/// endings the leading side cannot win (as the hand-crafted evaluation does), kept inside
+/// ±`NNUE_LIMIT`, never exactly 0 (reserved for draws by the rules).
+#[inline]
+pub fn nnue_value(pos: &Position, side_score: Value) -> Value {
+    let us = pos.side_to_move();
+    let strong = if side_score > 0 { us } else { us.opponent() };
+    let scaled = (side_score * win_scale(pos, strong) / 16).clamp(-NNUE_LIMIT, NNUE_LIMIT);
+    if scaled == 0 { 1 } else { scaled }
+}
+
+/// The largest score the network's evaluation gives, far below mate and rule scores.
+pub const NNUE_LIMIT: Value = 10_000;
 
 /// For the tuner: how Red's evaluation answers one centipawn more on the middlegame and on the
 /// endgame square value of a Red piece, in 256ths, when `strong` leads (the taper of the

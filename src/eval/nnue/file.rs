@@ -1,0 +1,161 @@
+//! The net file: a header that names the architecture, the quantised weights, and a content
+//! hash, all little-endian.
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 8 | magic `CHARNNUE` |
+//! | 4 | version (1) |
+//! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`]) |
+//! | 4 | features (1,260) |
+//! | 4 | accumulator width (`HIDDEN`) |
+//! | 2·F·H | feature weights, `i16`, feature-major |
+//! | 2·H | feature biases, `i16` |
+//! | 2·2H | output weights, `i16` (side to move's half first) |
+//! | 4 | output bias, `i32` |
+//! | 8 | FNV-1a 64 of every byte before it |
+//!
+//! Reading checks each field and the hash, so a truncated, corrupt or foreign file is
+//! refused with a message that says which; the engine then keeps the net it had.
+
+use super::{FEATURES, HIDDEN, Network};
+
+pub const MAGIC: &[u8; 8] = b"CHARNNUE";
+pub const VERSION: u32 = 1;
+/// What the architecture hash covers: inputs, width, activation, output, quantisation.
+pub const ARCHITECTURE: &str = "chariot-nnue: 2x(1260 rel-colour x kind x point, black flips ranks) -> 128 i16, screlu QA 255, out 2x128 QB 64 + bias, scale 400";
+
+/// FNV-1a, 64 bits.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// The architecture hash a file must carry.
+pub fn architecture_hash() -> u32 {
+    let h = fnv64(ARCHITECTURE.as_bytes());
+    (h ^ (h >> 32)) as u32
+}
+
+const HEADER: usize = 8 + 4 * 4;
+
+/// The exact size of a file of this architecture.
+pub const fn file_size() -> usize {
+    HEADER + 2 * FEATURES * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8
+}
+
+/// Serialises a network (its `hash` field is ignored: the file's hash is computed).
+pub fn write(net: &Network) -> Vec<u8> {
+    let mut out = Vec::with_capacity(file_size());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&architecture_hash().to_le_bytes());
+    out.extend_from_slice(&(FEATURES as u32).to_le_bytes());
+    out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+    for w in net
+        .feature_weights
+        .iter()
+        .chain(&net.feature_bias)
+        .chain(&net.output_weights)
+    {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(&net.output_bias.to_le_bytes());
+    let hash = fnv64(&out);
+    out.extend_from_slice(&hash.to_le_bytes());
+    out
+}
+
+/// Parses a net file; says what is wrong with one it refuses.
+pub fn read(bytes: &[u8]) -> Result<Network, String> {
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err("not a Chariot net file (no CHARNNUE magic)".into());
+    }
+    if u32_at(8) != VERSION {
+        return Err(format!(
+            "net file version {}, this build reads version {VERSION}",
+            u32_at(8)
+        ));
+    }
+    if u32_at(12) != architecture_hash() || u32_at(16) as usize != FEATURES {
+        return Err(format!(
+            "the net's architecture ({:08x}, {} features × {}) is not this build's ({:08x}, \
+             {FEATURES} × {HIDDEN})",
+            u32_at(12),
+            u32_at(16),
+            u32_at(20),
+            architecture_hash()
+        ));
+    }
+    if u32_at(20) as usize != HIDDEN {
+        return Err(format!(
+            "the net is {} wide, this build's architecture is {HIDDEN} wide",
+            u32_at(20)
+        ));
+    }
+    if bytes.len() != file_size() {
+        return Err(format!(
+            "the net file has {} bytes, expected {} (truncated or padded)",
+            bytes.len(),
+            file_size()
+        ));
+    }
+    let body = &bytes[..bytes.len() - 8];
+    let stored = u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("8 bytes"));
+    let hash = fnv64(body);
+    if stored != hash {
+        return Err(format!(
+            "the net's content hash does not match ({stored:016x} stored, {hash:016x} \
+             computed): the file is corrupt"
+        ));
+    }
+    let mut words = body[HEADER..]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+    let feature_weights = take(FEATURES * HIDDEN);
+    let feature_bias = take(HIDDEN);
+    let output_weights = take(2 * HIDDEN);
+    let at = body.len() - 4;
+    let output_bias = i32::from_le_bytes(body[at..].try_into().expect("4 bytes"));
+    Ok(Network {
+        feature_weights,
+        feature_bias,
+        output_weights,
+        output_bias,
+        hash,
+    })
+}
+
+/// Reads a net file from disk.
+pub fn load(path: &std::path::Path) -> Result<Network, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    read(&bytes).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_round_trip_and_damage_is_refused() {
+        let bytes = super::super::EMBEDDED_BYTES;
+        let net = read(bytes).unwrap();
+        assert_eq!(write(&net), bytes);
+        assert!(
+            read(&bytes[..bytes.len() - 1])
+                .unwrap_err()
+                .contains("truncated")
+        );
+        let mut flipped = bytes.to_vec();
+        flipped[HEADER + 100] ^= 1;
+        assert!(read(&flipped).unwrap_err().contains("corrupt"));
+        let mut other = bytes.to_vec();
+        other[12] ^= 1;
+        assert!(read(&other).unwrap_err().contains("architecture"));
+        assert!(read(b"hello").unwrap_err().contains("not a Chariot net"));
+    }
+}

@@ -1,0 +1,212 @@
+//! The neural evaluation (NNUE): an efficiently updatable network, in integers.
+//!
+//! Shape (see `nnue-data/README.md` for the nets and how each was chosen):
+//! - **Inputs**: for each perspective (Red's and Black's view), one binary feature per
+//!   (colour relative to the perspective, piece kind, point), 2 × 7 × 90 = 1,260. Black's view
+//!   flips ranks (rank r becomes 9 − r), so "my pieces advance upward" holds for both and one
+//!   weight matrix serves both views.
+//! - **Accumulator**: per perspective `bias + Σ column(feature)` in `i16`, `HIDDEN` wide. A
+//!   move changes two columns (three for a capture) per perspective, so the search keeps one
+//!   accumulator pair per ply and updates it move by move ([`Accumulator::after`]).
+//! - **Output**: squared clipped ReLU `clamp(x, 0, QA)²` of the side to move's accumulator
+//!   dotted with the "us" weights, plus the other's with the "them" weights, plus a bias,
+//!   scaled to centipawns by `SCALE / (QA·QB)`.
+//!
+//! Quantisation: feature weights and biases × `QA` (255), output weights × `QB` (64), the
+//! output bias × `QA·QB`. The output weights are trained within ±127/64, so `clamp · w`
+//! fits in `i16` and `clamp · w · clamp` in `i32`; the sum is taken with wrapping `i32`
+//! arithmetic, which does not depend on the order of the terms, so every path ([`simd`])
+//! gives the same score bit for bit.
+
+pub mod file;
+pub mod simd;
+
+use crate::core::{Color, Move, Piece, SQUARES, Square};
+use crate::position::Position;
+use std::sync::{Arc, LazyLock};
+
+/// Features per perspective: relative colour × kind × point.
+pub const FEATURES: usize = 2 * 7 * SQUARES;
+/// Accumulator width of the shipped architecture.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the accumulator (the clipped activation's top).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Network output 1.0 in centipawns.
+pub const SCALE: i32 = 400;
+
+/// Whether the engine searches with the network unless told otherwise (`UseNNUE`).
+pub const DEFAULT_ON: bool = false;
+
+/// The feature of `piece` on `sq` as `perspective` sees it.
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let relative = (piece.color() != perspective) as usize;
+    let point = match perspective {
+        Color::Red => sq.index(),
+        Color::Black => sq.flip_rank().index(),
+    };
+    (relative * 7 + piece.kind().index()) * SQUARES + point
+}
+
+/// A quantised network, as loaded from a net file.
+#[derive(Clone)]
+pub struct Network {
+    /// `[feature][HIDDEN]`, flattened.
+    pub feature_weights: Vec<i16>,
+    pub feature_bias: Vec<i16>,
+    /// The side to move's half first, then the other's.
+    pub output_weights: Vec<i16>,
+    pub output_bias: i32,
+    /// The content hash of the file it came from (what `info string` reports).
+    pub hash: u64,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({:016x})", self.hash)
+    }
+}
+
+/// The net built into the binary.
+pub static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nnue-data/default.nnue");
+
+static EMBEDDED: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    Arc::new(file::read(EMBEDDED_BYTES).expect("the embedded net is valid (a test checks it)"))
+});
+
+/// The net built into the binary.
+pub fn embedded() -> Arc<Network> {
+    EMBEDDED.clone()
+}
+
+/// One perspective pair of accumulators.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// By colour index: that colour's view.
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+impl Default for Accumulator {
+    fn default() -> Accumulator {
+        Accumulator {
+            values: [[0; HIDDEN]; 2],
+        }
+    }
+}
+
+impl Accumulator {
+    /// Built from every piece of `pos`.
+    pub fn new(net: &Network, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator::default();
+        for color in Color::BOTH {
+            let view = &mut acc.values[color.index()];
+            view.copy_from_slice(&net.feature_bias);
+            for index in 0..SQUARES {
+                let sq = Square::from_index_unchecked(index as u8);
+                if let Some(piece) = pos.piece_on(sq) {
+                    simd::add(view, net.column(feature(color, piece, sq)));
+                }
+            }
+        }
+        acc
+    }
+
+    /// The accumulator after `mv` is played in `pos` (call before making the move).
+    #[inline]
+    pub fn after(&self, net: &Network, pos: &Position, mv: Move) -> Accumulator {
+        let mut next = Accumulator::default();
+        let (from, to) = (mv.from(), mv.to());
+        let Some(moved) = pos.piece_on(from) else {
+            return *self;
+        };
+        let victim = pos.piece_on(to);
+        for color in Color::BOTH {
+            let c = color.index();
+            let add = net.column(feature(color, moved, to));
+            let sub = net.column(feature(color, moved, from));
+            match victim {
+                None => simd::add_sub(&mut next.values[c], &self.values[c], add, sub),
+                Some(v) => simd::add_sub_sub(
+                    &mut next.values[c],
+                    &self.values[c],
+                    add,
+                    sub,
+                    net.column(feature(color, v, to)),
+                ),
+            }
+        }
+        next
+    }
+}
+
+impl Network {
+    /// The weights of one feature.
+    #[inline(always)]
+    pub fn column(&self, feature: usize) -> &[i16; HIDDEN] {
+        self.feature_weights[feature * HIDDEN..(feature + 1) * HIDDEN]
+            .try_into()
+            .expect("a column is HIDDEN wide")
+    }
+
+    /// The evaluation in centipawns for `side` to move, from its accumulators.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+        let us = &acc.values[side.index()];
+        let them = &acc.values[side.opponent().index()];
+        let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
+        let sum = simd::screlu_dot(us, w_us.try_into().expect("HIDDEN"))
+            .wrapping_add(simd::screlu_dot(them, w_them.try_into().expect("HIDDEN")));
+        let raw = sum / QA + self.output_bias;
+        (raw as i64 * SCALE as i64 / (QA * QB) as i64) as i32
+    }
+}
+
+/// The evaluation of `pos` by `net` from scratch (for tests and tools).
+pub fn evaluate(net: &Network, pos: &Position) -> i32 {
+    net.evaluate(&Accumulator::new(net, pos), pos.side_to_move())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_are_distinct_and_mirror_between_views() {
+        let mut seen = std::collections::HashSet::new();
+        for color in Color::BOTH {
+            for kind in crate::core::PieceKind::ALL {
+                for index in 0..SQUARES {
+                    let sq = Square::from_index(index).unwrap();
+                    let piece = Piece::new(color, kind);
+                    let f = feature(Color::Red, piece, sq);
+                    assert!(f < FEATURES);
+                    assert!(seen.insert(f));
+                    // Black's view of a black piece is Red's view of the red piece mirrored.
+                    let mirrored = Piece::new(color.opponent(), kind);
+                    assert_eq!(feature(Color::Black, mirrored, sq.flip_rank()), f);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_embedded_net_loads_and_is_colour_symmetric() {
+        let net = embedded();
+        // A position and its colour mirror give the side to move the same score.
+        let pairs = [
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b",
+                "rnbakabnr/9/1c2c4/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            ),
+            ("3k5/9/9/9/9/9/9/9/4R4/4K4 w", "4k4/4r4/9/9/9/9/9/9/9/3K5 b"),
+        ];
+        for (a, b) in pairs {
+            let a = Position::from_fen(a).unwrap();
+            let b = Position::from_fen(b).unwrap();
+            assert_eq!(evaluate(&net, &a), evaluate(&net, &b));
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! The float model the trainer fits: the same shape as the engine's integer network
+//! (`eval::nnue`), its gradient, the Adam optimiser, quantisation and checkpoints.
+//!
+//! The model's output is in units of `SCALE` centipawns; the loss compares
+//! `σ(output · SCALE / K)` with the target `λ·result + (1 − λ)·σ(score / K)`, squared. The
+//! input layer's gradient is sparse: only the columns of a position's active features get one,
+//! so a position costs about 2 × 30 columns forward and backward, not 2 × 1,260.
+
+use crate::core::Color;
+use crate::eval::nnue::{FEATURES, HIDDEN, Network, QA, QB, SCALE, feature};
+use crate::tools::datagen::format::Record;
+use crate::tools::rng::Rng;
+
+/// Trained weights are kept in these ranges, so the quantised net cannot overflow: an output
+/// weight × QB fits `i8`-sized products (see `eval::nnue`), an accumulator of 32 pieces and a
+/// bias × QA stays inside `i16`.
+pub const OUTPUT_CLIP: f32 = 127.0 / QB as f32;
+pub const FEATURE_CLIP: f32 = 3.0;
+
+/// The float parameters, laid out as the integer net's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `[FEATURES][HIDDEN]`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `[2·HIDDEN]`: the side to move's half first.
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+/// A gradient, or Adam's moments: the same shapes.
+pub type Grad = Model;
+
+impl Model {
+    pub fn zeros() -> Model {
+        Model {
+            w1: vec![0.0; FEATURES * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+        }
+    }
+
+    /// Small random weights from `seed`.
+    pub fn random(seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |scale: f32| (rng.unit() * 2.0 - 1.0) * scale;
+        let mut m = Model::zeros();
+        m.w1.iter_mut().for_each(|w| *w = uniform(0.1));
+        m.b1.iter_mut().for_each(|b| *b = 0.2 + uniform(0.1));
+        m.w2.iter_mut().for_each(|w| *w = uniform(0.2));
+        m
+    }
+
+    /// Every parameter in one order (for the optimiser and checkpoints).
+    fn params_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.w1
+            .iter_mut()
+            .chain(self.b1.iter_mut())
+            .chain(self.w2.iter_mut())
+            .chain(std::iter::once(&mut self.b2))
+    }
+
+    fn params(&self) -> impl Iterator<Item = &f32> {
+        self.w1
+            .iter()
+            .chain(self.b1.iter())
+            .chain(self.w2.iter())
+            .chain(std::iter::once(&self.b2))
+    }
+
+    /// Adds `other` into `self`.
+    pub fn add(&mut self, other: &Model) {
+        for (a, b) in self.params_mut().zip(other.params()) {
+            *a += b;
+        }
+    }
+
+    /// Zeroes every parameter.
+    pub fn clear(&mut self) {
+        self.params_mut().for_each(|p| *p = 0.0);
+    }
+
+    /// The features of both perspectives of a record.
+    pub fn features(record: &Record) -> ([u16; 32], [u16; 32], usize, Color) {
+        let mut red = [0u16; 32];
+        let mut black = [0u16; 32];
+        let mut n = 0;
+        for (sq, piece) in record.pieces() {
+            red[n] = feature(Color::Red, piece, sq) as u16;
+            black[n] = feature(Color::Black, piece, sq) as u16;
+            n += 1;
+        }
+        (red, black, n, record.side_to_move())
+    }
+
+    /// The output (units of `SCALE` centipawns) for a record, with the hidden activations
+    /// kept for the backward pass.
+    fn forward(
+        &self,
+        record: &Record,
+        acc: &mut [[f32; HIDDEN]; 2],
+    ) -> (f32, [[u16; 32]; 2], usize) {
+        let (red, black, n, side) = Model::features(record);
+        // Perspective 0 is the side to move's.
+        let views = if side == Color::Red {
+            [red, black]
+        } else {
+            [black, red]
+        };
+        let mut out = self.b2;
+        for (v, view) in views.iter().enumerate() {
+            let a = &mut acc[v];
+            a.copy_from_slice(&self.b1);
+            for &f in &view[..n] {
+                let column = &self.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                for (x, w) in a.iter_mut().zip(column) {
+                    *x += w;
+                }
+            }
+            let w2 = &self.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            for (x, w) in a.iter().zip(w2) {
+                let c = x.clamp(0.0, 1.0);
+                out += c * c * w;
+            }
+        }
+        (out, views, n)
+    }
+
+    /// The model's evaluation of a record in centipawns (side to move).
+    pub fn evaluate(&self, record: &Record) -> f32 {
+        let mut acc = [[0.0; HIDDEN]; 2];
+        self.forward(record, &mut acc).0 * SCALE as f32
+    }
+
+    /// Adds the loss gradient of one record into `grad`; returns its loss.
+    pub fn backward(&self, record: &Record, target: f32, k: f32, grad: &mut Grad) -> f32 {
+        let mut acc = [[0.0; HIDDEN]; 2];
+        let (out, views, n) = self.forward(record, &mut acc);
+        let scale = SCALE as f32 / k;
+        let p = sigmoid(out * scale);
+        let err = p - target;
+        let d_out = 2.0 * err * p * (1.0 - p) * scale;
+        grad.b2 += d_out;
+        for (v, view) in views.iter().enumerate() {
+            let mut d_acc = [0.0f32; HIDDEN];
+            let w2 = &self.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            let g2 = &mut grad.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            for i in 0..HIDDEN {
+                let x = acc[v][i];
+                let c = x.clamp(0.0, 1.0);
+                g2[i] += d_out * c * c;
+                if x > 0.0 && x < 1.0 {
+                    d_acc[i] = d_out * w2[i] * 2.0 * c;
+                }
+            }
+            for (g, d) in grad.b1.iter_mut().zip(&d_acc) {
+                *g += d;
+            }
+            for &f in &view[..n] {
+                let column = &mut grad.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
+                for (g, d) in column.iter_mut().zip(&d_acc) {
+                    *g += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// The loss of one record, without a gradient.
+    pub fn loss(&self, record: &Record, target: f32, k: f32) -> f32 {
+        let mut acc = [[0.0; HIDDEN]; 2];
+        let out = self.forward(record, &mut acc).0;
+        let e = sigmoid(out * SCALE as f32 / k) - target;
+        e * e
+    }
+
+    /// Keeps the weights inside the quantisable ranges.
+    pub fn clip(&mut self) {
+        for w in self.w1.iter_mut().chain(self.b1.iter_mut()) {
+            *w = w.clamp(-FEATURE_CLIP, FEATURE_CLIP);
+        }
+        for w in self.w2.iter_mut() {
+            *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+        }
+    }
+
+    /// The integer network (rounded to the nearest step).
+    pub fn quantise(&self) -> Network {
+        let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let mut net = Network {
+            feature_weights: self.w1.iter().map(|&w| q16(w, QA)).collect(),
+            feature_bias: self.b1.iter().map(|&w| q16(w, QA)).collect(),
+            output_weights: self.w2.iter().map(|&w| q16(w, QB)).collect(),
+            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+            hash: 0,
+        };
+        let bytes = crate::eval::nnue::file::write(&net);
+        net.hash = crate::eval::nnue::file::fnv64(&bytes[..bytes.len() - 8]);
+        net
+    }
+
+    /// The parameters as little-endian bytes (checkpoints).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.params().flat_map(|p| p.to_le_bytes()).collect()
+    }
+
+    /// Reads parameters written by `to_bytes`.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, String> {
+        let mut m = Model::zeros();
+        let count = m.params().count();
+        if bytes.len() != count * 4 {
+            return Err(format!(
+                "a model of {count} parameters needs {} bytes, not {}",
+                count * 4,
+                bytes.len()
+            ));
+        }
+        for (p, c) in m.params_mut().zip(bytes.chunks_exact(4)) {
+            *p = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if !p.is_finite() {
+                return Err("a parameter is not a finite number".into());
+            }
+        }
+        Ok(m)
+    }
+}
+
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Adam's state: first and second moments and the step count.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Adam {
+    pub m: Model,
+    pub v: Model,
+    pub t: u64,
+}
+
+impl Adam {
+    pub fn new() -> Adam {
+        Adam {
+            m: Model::zeros(),
+            v: Model::zeros(),
+            t: 0,
+        }
+    }
+
+    /// One step with the mean gradient `grad` at learning rate `lr` (decoupled weight decay
+    /// `decay` on the input and output weights, as AdamW).
+    pub fn step(&mut self, model: &mut Model, grad: &Grad, lr: f32, decay: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t.min(100_000) as i32);
+        let c2 = 1.0 - B2.powi(self.t.min(100_000) as i32);
+        let moments = self.m.params_mut().zip(self.v.params_mut());
+        for ((p, g), (m, v)) in model.params_mut().zip(grad.params()).zip(moments) {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            let update = (*m / c1) / ((*v / c2).sqrt() + EPS);
+            *p -= lr * (update + decay * *p);
+        }
+        model.clip();
+    }
+}
+
+impl Default for Adam {
+    fn default() -> Adam {
+        Adam::new()
+    }
+}
