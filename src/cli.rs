@@ -71,6 +71,10 @@ pub struct TrainArgs {
     /// Continue from a checkpoint (its epoch count; --epochs is the total).
     #[arg(long)]
     pub resume: Option<std::path::PathBuf>,
+    /// Train on the positions as they are (by default half of them, a different half each
+    /// epoch, are mirrored left to right).
+    #[arg(long)]
+    pub no_mirror: bool,
     /// No live progress bar.
     #[arg(long)]
     pub no_progress: bool,

@@ -739,6 +739,7 @@ fn run_train(args: cli::TrainArgs) -> Result<(), String> {
         max_positions: args.max_positions,
         checkpoint: args.checkpoint.clone(),
         resume: args.resume.clone(),
+        mirror: !args.no_mirror,
     };
     let records = train::load(&config.data, config.max_positions)?;
     println!(

@@ -169,6 +169,31 @@ pub fn evaluate(net: &Network, pos: &Position) -> i32 {
     net.evaluate(&Accumulator::new(net, pos), pos.side_to_move())
 }
 
+/// The evaluation by the baseline kernels alone, whatever the CPU offers: the reference
+/// the dispatched (AVX2) path must equal bit for bit.
+pub fn evaluate_baseline(net: &Network, pos: &Position) -> i32 {
+    let mut views = [[0i16; HIDDEN]; 2];
+    for color in Color::BOTH {
+        let view = &mut views[color.index()];
+        view.copy_from_slice(&net.feature_bias);
+        for index in 0..SQUARES {
+            let sq = Square::from_index_unchecked(index as u8);
+            if let Some(piece) = pos.piece_on(sq) {
+                simd::add_scalar(view, net.column(feature(color, piece, sq)));
+            }
+        }
+    }
+    let side = pos.side_to_move();
+    let (w_us, w_them) = net.output_weights.split_at(HIDDEN);
+    let sum = simd::screlu_dot_scalar(&views[side.index()], w_us.try_into().expect("HIDDEN"))
+        .wrapping_add(simd::screlu_dot_scalar(
+            &views[side.opponent().index()],
+            w_them.try_into().expect("HIDDEN"),
+        ));
+    let raw = sum / QA + net.output_bias;
+    (raw as i64 * SCALE as i64 / (QA * QB) as i64) as i32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,7 +6,8 @@
 //! and splits each batch into one fixed chunk per thread; the chunks' gradients are added in
 //! chunk order, so the same data, seed and thread count give the same net byte for byte.
 //! Adam (optionally AdamW's decoupled weight decay) with a cosine learning-rate decay; the
-//! weights are clipped to the quantisable range after every step. After each epoch a
+//! weights are clipped to the quantisable range after every step. Half the positions, a
+//! different half each epoch, are mirrored left to right (`--no-mirror` turns that off). After each epoch a
 //! checkpoint (model and optimiser) can be written, and `--resume` continues from one.
 
 pub mod model;
@@ -40,6 +41,9 @@ pub struct TrainConfig {
     /// Write a checkpoint here after every epoch.
     pub checkpoint: Option<PathBuf>,
     pub resume: Option<PathBuf>,
+    /// Mirror (flip files of) half the training positions each epoch, a different half
+    /// every epoch.
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -59,6 +63,7 @@ impl Default for TrainConfig {
             max_positions: None,
             checkpoint: None,
             resume: None,
+            mirror: true,
         }
     }
 }
@@ -268,7 +273,10 @@ pub fn train_on(
                             .iter()
                             .map(|&i| {
                                 let r = &train[i as usize];
-                                model.backward(r, target(r, config.lambda, k), k, grad) as f64
+                                let mirror =
+                                    config.mirror && Rng::derive(epoch as u64, i as u64) & 1 == 1;
+                                let t = target(r, config.lambda, k);
+                                model.backward(r, mirror, t, k, grad) as f64
                             })
                             .sum()
                     })

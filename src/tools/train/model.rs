@@ -81,12 +81,18 @@ impl Model {
         self.params_mut().for_each(|p| *p = 0.0);
     }
 
-    /// The features of both perspectives of a record.
-    pub fn features(record: &Record) -> ([u16; 32], [u16; 32], usize, Color) {
+    /// The features of both perspectives of a record; `mirror` flips files (xiangqi is
+    /// symmetric left to right, so a mirrored position is as good a sample).
+    pub fn features(record: &Record, mirror: bool) -> ([u16; 32], [u16; 32], usize, Color) {
         let mut red = [0u16; 32];
         let mut black = [0u16; 32];
         let mut n = 0;
         for (sq, piece) in record.pieces() {
+            let sq = if mirror {
+                crate::core::Square::new(8 - sq.file(), sq.rank())
+            } else {
+                sq
+            };
             red[n] = feature(Color::Red, piece, sq) as u16;
             black[n] = feature(Color::Black, piece, sq) as u16;
             n += 1;
@@ -99,9 +105,10 @@ impl Model {
     fn forward(
         &self,
         record: &Record,
+        mirror: bool,
         acc: &mut [[f32; HIDDEN]; 2],
     ) -> (f32, [[u16; 32]; 2], usize) {
-        let (red, black, n, side) = Model::features(record);
+        let (red, black, n, side) = Model::features(record, mirror);
         // Perspective 0 is the side to move's.
         let views = if side == Color::Red {
             [red, black]
@@ -130,13 +137,20 @@ impl Model {
     /// The model's evaluation of a record in centipawns (side to move).
     pub fn evaluate(&self, record: &Record) -> f32 {
         let mut acc = [[0.0; HIDDEN]; 2];
-        self.forward(record, &mut acc).0 * SCALE as f32
+        self.forward(record, false, &mut acc).0 * SCALE as f32
     }
 
-    /// Adds the loss gradient of one record into `grad`; returns its loss.
-    pub fn backward(&self, record: &Record, target: f32, k: f32, grad: &mut Grad) -> f32 {
+    /// Adds the loss gradient of one record (mirrored or not) into `grad`; returns its loss.
+    pub fn backward(
+        &self,
+        record: &Record,
+        mirror: bool,
+        target: f32,
+        k: f32,
+        grad: &mut Grad,
+    ) -> f32 {
         let mut acc = [[0.0; HIDDEN]; 2];
-        let (out, views, n) = self.forward(record, &mut acc);
+        let (out, views, n) = self.forward(record, mirror, &mut acc);
         let scale = SCALE as f32 / k;
         let p = sigmoid(out * scale);
         let err = p - target;
@@ -170,7 +184,7 @@ impl Model {
     /// The loss of one record, without a gradient.
     pub fn loss(&self, record: &Record, target: f32, k: f32) -> f32 {
         let mut acc = [[0.0; HIDDEN]; 2];
-        let out = self.forward(record, &mut acc).0;
+        let out = self.forward(record, false, &mut acc).0;
         let e = sigmoid(out * SCALE as f32 / k) - target;
         e * e
     }
