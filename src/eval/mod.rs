@@ -139,10 +139,6 @@ eval_params! {
 const PHASE_WEIGHT: [i32; 7] = [0, 0, 0, 1, 2, 1, 0];
 const PHASE_MAX: i32 = 16;
 
-/// Values for SEE and move ordering, kept apart from the tuned weights so that tuning the
-/// evaluation does not reorder the search.
-const EXCHANGE_VALUES: [Value; 7] = [10_000, 200, 200, 400, 900, 470, 100];
-
 /// Material of a kind, middlegame and endgame.
 const fn material(p: &EvalParams, kind: PieceKind) -> (Value, Value) {
     match kind {
@@ -731,11 +727,6 @@ pub fn square_sensitivity(pos: &Position, strong: Color) -> (i32, i32) {
     let phase = Accumulator::new(pos).phase.min(PHASE_MAX);
     let scale = win_scale(pos, strong);
     (phase * scale, (PHASE_MAX - phase) * scale)
-}
-
-/// Material value of a piece kind, for move ordering and SEE.
-pub fn piece_value(kind: PieceKind) -> Value {
-    EXCHANGE_VALUES[kind.index()]
 }
 
 #[cfg(test)]

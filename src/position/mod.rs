@@ -8,6 +8,7 @@
 pub mod fen;
 pub mod movegen;
 pub mod notation;
+pub mod perft;
 pub mod see;
 
 use crate::board::attacks::{

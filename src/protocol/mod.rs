@@ -653,7 +653,7 @@ impl Engine {
             self.error(&format!("go perft {depth}: at most {MAX_PERFT_DEPTH} here (use `chariot perft` from the shell)"));
             return;
         }
-        let report = crate::tools::perft::run(&self.pos, depth, self.options.threads);
+        let report = crate::position::perft::run(&self.pos, depth, self.options.threads);
         for (mv, nodes) in &report.divide {
             self.out.line(&format!("{mv}: {nodes}"));
         }

@@ -1221,7 +1221,7 @@ impl Worker {
                 let gain = self
                     .pos
                     .piece_on(mv.to())
-                    .map_or(0, |p| crate::eval::piece_value(p.kind()));
+                    .map_or(0, |p| crate::position::see::piece_value(p.kind()));
                 if stand_pat + gain + PARAMS.delta_margin <= alpha {
                     if !picker.gives_check(&self.pos, mv) {
                         continue;

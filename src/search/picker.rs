@@ -10,9 +10,9 @@
 
 use super::history::{Context, Histories, PieceTo};
 use crate::core::{Move, Square};
-use crate::eval::piece_value;
 use crate::position::MoveList;
 use crate::position::movegen::{GenKind, KingZone, MAX_MOVES};
+use crate::position::see::piece_value;
 use crate::position::{CheckInfo, Position};
 use crate::search::tt::TranspositionTable;
 

@@ -5,7 +5,7 @@ pub mod bench;
 pub mod datagen;
 pub mod judge;
 pub mod matches;
-pub mod perft;
+pub use crate::position::perft;
 pub mod pgn;
 pub mod rng;
 pub mod train;

@@ -8,7 +8,7 @@
 //! The output is written as `FILE.partial` and renamed to `FILE` when the run ends (its
 //! count reached, or a Ctrl-C, after which every finished game is written): a killed run
 //! leaves only a `.partial` file, never one that looks finished. `--append` continues a
-//! finished file (renamed to `.partial` while it grows). The format is in [`format`].
+//! finished file (renamed to `.partial` while it grows). The format is in [`mod@format`].
 
 pub mod format;
 pub mod selfplay;

@@ -12,6 +12,20 @@ use std::time::{Duration, Instant};
 use crate::protocol::option_key;
 use crate::rules::Rules;
 
+/// How long each side may think.
+#[derive(Clone, Copy, Debug)]
+pub enum Limit {
+    Depth(u32),
+    Nodes(u64),
+    MoveTime(Duration),
+    /// `base` for every `moves` moves (the whole game when `None`), plus `increment` per move.
+    Clock {
+        base: Duration,
+        increment: Duration,
+        moves: Option<u32>,
+    },
+}
+
 /// Which dialect to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -33,7 +47,7 @@ pub struct EngineConfig {
     /// The directory to start it in (default: the runner's).
     pub dir: Option<std::path::PathBuf>,
     /// Its own time control or fixed limit, instead of the match's.
-    pub limit: Option<super::game::Limit>,
+    pub limit: Option<Limit>,
 }
 
 impl EngineConfig {
@@ -277,7 +291,7 @@ impl Engine {
     /// seen on the way are remembered in `last_score`.
     fn wait_for(&mut self, prefixes: &[&str], deadline: Instant) -> Result<String, Failure> {
         loop {
-            if super::aborting() {
+            if super::interrupt::aborting() {
                 return Err(Failure::Aborted);
             }
             // Wake up now and then to notice an interrupted match.

@@ -5,25 +5,12 @@
 //! check and chase under the chosen rule set, the no-capture limit and material draws. An
 //! illegal move, a time forfeit, a crash, a hang or a missing move loses.
 
+pub use super::engine::Limit;
 use super::engine::{Engine, Failure, GoLimit};
 use crate::core::{Color, Move};
 use crate::position::Position;
 use crate::rules::{GameResult, GameState, judge};
 use std::time::Duration;
-
-/// How long each side may think.
-#[derive(Clone, Copy, Debug)]
-pub enum Limit {
-    Depth(u32),
-    Nodes(u64),
-    MoveTime(Duration),
-    /// `base` for every `moves` moves (the whole game when `None`), plus `increment` per move.
-    Clock {
-        base: Duration,
-        increment: Duration,
-        moves: Option<u32>,
-    },
-}
 
 /// Ending games early on the engines' own scores (both must agree).
 #[derive(Clone, Copy, Debug, Default)]
@@ -89,18 +76,29 @@ pub struct GameRecord {
 /// Longest game before it is adjudicated a draw.
 const MAX_PLIES: usize = 600;
 
+/// What the referee of a game goes by.
+#[derive(Clone, Copy, Debug)]
+pub struct Referee {
+    /// Extra time an engine may overrun its clock before it loses on time.
+    pub margin: Duration,
+    /// How long a depth- or node-limited move may take before the engine counts as hung.
+    pub hang: Duration,
+    pub adjudication: Adjudication,
+    pub rules: crate::rules::Rules,
+}
+
 /// Plays one game from `start`: `red` and `black` are the engines, `limits` their limits (Red's
-/// first); the match configuration gives the clock margin, the hang timeout, adjudication and
-/// the rules. `None` when the game was abandoned because the match was interrupted.
+/// first); the referee gives the clock margin, the hang timeout, adjudication and the rules.
+/// `None` when the game was abandoned because the match was interrupted.
 pub fn play(
     start: &Position,
     red: &mut Engine,
     black: &mut Engine,
     limits: [Limit; 2],
-    config: &super::MatchConfig,
+    referee: &Referee,
 ) -> Option<GameRecord> {
-    let (margin, hang) = (config.margin, config.hang);
-    let (adjudication, rules) = (config.adjudication, &config.rules);
+    let (margin, hang) = (referee.margin, referee.hang);
+    let (adjudication, rules) = (referee.adjudication, &referee.rules);
     let start_fen = start.to_fen();
     // The engines get the opening as a FEN, so the referee starts from the same FEN: moves
     // that led to the opening position never count for repetitions.

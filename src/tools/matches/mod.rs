@@ -12,8 +12,11 @@
 
 pub mod engine;
 pub mod game;
+pub mod interrupt;
 pub mod openings;
 pub mod stats;
+
+pub use interrupt::{abandon, aborting, interrupt, interrupted};
 
 use crate::position::Position;
 use crate::rules::{GameResult, Rules};
@@ -70,6 +73,16 @@ pub struct GamePlan {
 }
 
 impl MatchConfig {
+    /// What the referee of each game needs.
+    pub fn referee(&self) -> game::Referee {
+        game::Referee {
+            margin: self.margin,
+            hang: self.hang,
+            adjudication: self.adjudication,
+            rules: self.rules,
+        }
+    }
+
     /// The pairs of engines that meet, by index.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
         let n = self.engines.len();
@@ -204,30 +217,6 @@ impl MatchReport {
     }
 }
 
-/// Ctrl-C presses so far: the first stops new games, the second abandons those in progress.
-static INTERRUPTS: AtomicUsize = AtomicUsize::new(0);
-
-/// Records one interrupt (the binary calls this from its Ctrl-C handler).
-pub fn interrupt() -> usize {
-    INTERRUPTS.fetch_add(1, Ordering::SeqCst) + 1
-}
-
-/// Abandons the games in progress, as a second interrupt does (for a runner whose report
-/// no one reads any more).
-pub fn abandon() {
-    INTERRUPTS.fetch_max(2, Ordering::SeqCst);
-}
-
-/// Were we asked to stop starting games?
-pub fn interrupted() -> bool {
-    INTERRUPTS.load(Ordering::SeqCst) >= 1
-}
-
-/// Were we asked to abandon the games in progress?
-pub fn aborting() -> bool {
-    INTERRUPTS.load(Ordering::SeqCst) >= 2
-}
-
 /// Plays game `index`; `Ok(None)` when it was abandoned (the match was interrupted).
 fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, String> {
     let plan = config.plan(index);
@@ -238,7 +227,7 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, St
     red.new_game(timeout)?;
     black.new_game(timeout)?;
     let limits = [config.limit_of(plan.red), config.limit_of(plan.black)];
-    let record = game::play(opening, &mut red, &mut black, limits, config);
+    let record = game::play(opening, &mut red, &mut black, limits, &config.referee());
     red.quit();
     black.quit();
     Ok(record.map(|record| PlayedGame {

@@ -1,4 +1,4 @@
-//! `chariot perft`: counts the legal move tree, optionally per root move and over threads.
+//! Perft: counts the legal move tree, optionally per root move and over threads (for `chariot perft` and `go perft`).
 //!
 //! With more than one thread the root moves are shared out with rayon, each worker on its own
 //! copy of the position; the counts are identical to the single-threaded walk.

@@ -1,0 +1,442 @@
+//! `chariot match`: the command line of matches, round robins and gauntlets (limits, openings,
+//! adjudication, SPRT), the live report and the PGN/JSON output.
+
+use super::RuleArgs;
+use clap::Args;
+use std::time::Duration;
+
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// An engine as NAME=COMMAND (a shell command line); two for a match, more for a round
+    /// robin (or a gauntlet with --gauntlet).
+    #[arg(long = "engine", required = true, num_args = 1)]
+    pub engines: Vec<String>,
+    /// An engine option as NAME.OPTION=VALUE (e.g. B.Threads=2), set after the handshake.
+    #[arg(long = "option", num_args = 1)]
+    pub options: Vec<String>,
+    /// Protocol of every engine: auto (try UCCI, then UCI), ucci or uci.
+    #[arg(long, default_value = "auto")]
+    pub protocol: String,
+    /// One engine's protocol, as NAME=auto|ucci|uci.
+    #[arg(long = "engine-protocol", num_args = 1)]
+    pub engine_protocols: Vec<String>,
+    /// One engine's working directory, as NAME=DIR.
+    #[arg(long = "dir", num_args = 1)]
+    pub dirs: Vec<String>,
+    /// One engine's own limit, as NAME=tc=[MOVES/]BASE[+INC], NAME=depth=D, NAME=nodes=N or
+    /// NAME=movetime=MS.
+    #[arg(long = "limit", num_args = 1)]
+    pub limits: Vec<String>,
+    /// With three or more engines: the first plays each of the others (default: everyone
+    /// plays everyone).
+    #[arg(long)]
+    pub gauntlet: bool,
+    /// Games per pairing (played in pairs, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    pub games: usize,
+    /// Fixed depth per move.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Fixed nodes per move.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long)]
+    pub movetime: Option<u64>,
+    /// Time control [MOVES/]BASE[+INC] in seconds, fractions allowed: 10+0.1 (sudden death
+    /// with an increment), 40/60 (60 s for every 40 moves).
+    #[arg(long)]
+    pub tc: Option<String>,
+    /// Openings: 'builtin' (the shipped suite of opening-theory positions), 'startpos', or a
+    /// file of FEN/EPD lines, move lists or PGN games.
+    #[arg(long, default_value = "builtin")]
+    pub openings: String,
+    /// Opening order: sequential or random (shuffled with --seed).
+    #[arg(long, default_value = "sequential")]
+    pub opening_order: String,
+    /// Seed of the random opening order.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once (default: the cores divided by the threads per engine).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Write a JSON summary (tally, Elo, LOS, SPRT, reasons, standings) to this file.
+    #[arg(long)]
+    pub json: Option<std::path::PathBuf>,
+    /// Write every game to this PGN file as it finishes.
+    #[arg(long)]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Continue an interrupted match: the games already in the --pgn file count and are not
+    /// played again.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
+    /// Stop when the SPRT decides: elo0,elo1[,alpha,beta] (defaults 0.05, 0.05).
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Adjudicate a draw: PLIES,SCORE,MOVES — after PLIES plies, when both engines' last
+    /// MOVES scores are within ±SCORE centipawns (e.g. 80,10,8).
+    #[arg(long)]
+    pub draw_adjudication: Option<String>,
+    /// Adjudicate a win: SCORE,MOVES — when both engines' last MOVES scores agree one side
+    /// leads by SCORE centipawns (e.g. 1000,4).
+    #[arg(long)]
+    pub win_adjudication: Option<String>,
+    /// Milliseconds an engine may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 100)]
+    pub margin: u64,
+    /// Leave the engines' scores out of the PGN (by default each move carries one).
+    #[arg(long)]
+    pub no_pgn_scores: bool,
+    /// No live progress bar (a line per game is printed either way).
+    #[arg(long)]
+    pub no_progress: bool,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+pub fn run(args: MatchArgs) -> Result<(), String> {
+    use chariot::tools::matches::{self, PlayedGame};
+    let config = match_config(&args)?;
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    // Games already played (resume), and the PGN file each new game is appended to at once,
+    // so an interrupted match loses no finished game.
+    let mut previous = Vec::new();
+    let pgn_file = match &args.pgn {
+        None => None,
+        Some(path) => {
+            if args.resume && path.exists() {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                previous = matches::parse_pgn(&config, &text)?;
+                say_or_abandon(&format!(
+                    "resuming: {} games already played",
+                    previous.len()
+                ));
+            }
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(args.resume)
+                .write(true)
+                .truncate(!args.resume)
+                .open(path)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            Some(std::sync::Mutex::new(file))
+        }
+    };
+    // Ctrl-C: the first lets the games in progress end, the second abandons them, a third
+    // gives up at once.
+    let _ = ctrlc::set_handler(|| match matches::interrupt() {
+        1 => eprintln!(
+            "\ninterrupted: finishing the games in progress (Ctrl-C again to abandon them)"
+        ),
+        2 => eprintln!("\nabandoning the games in progress"),
+        _ => std::process::exit(130),
+    });
+    let total = config.total_games() as u64;
+    let bar = if args.no_progress {
+        indicatif::ProgressBar::hidden()
+    } else {
+        indicatif::ProgressBar::new(total)
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  [{elapsed}]")
+            .expect("a valid template"),
+    );
+    bar.set_position(previous.len() as u64);
+    let report = matches::run(&config, previous, |g: &PlayedGame, r| {
+        if let Some(file) = &pgn_file {
+            use std::io::Write;
+            let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
+            let _ = file.write_all(matches::pgn_game(&config, g).as_bytes());
+            let _ = file.flush();
+        }
+        let t = r.tally;
+        let so_far = format!(
+            "{} W/D/L {}-{}-{}  Elo {}",
+            names[0],
+            t.wins,
+            t.draws,
+            t.losses,
+            matches::elo_short(&t)
+        );
+        bar.suspend(|| {
+            let line = format!(
+                "game {:>4}: {} (red) vs {}: {} ({})   {so_far}",
+                g.index + 1,
+                names[g.red],
+                names[g.black],
+                g.record.outcome.pgn(),
+                g.record.reason,
+            );
+            say_or_abandon(&line);
+        });
+        bar.set_position(r.games.len() as u64);
+        bar.set_message(so_far);
+    })?;
+    bar.finish_and_clear();
+    say_or_abandon(&format!(
+        "\n{}",
+        matches::summary_text(&config, &report).trim_end()
+    ));
+    if let Some(path) = &args.json {
+        std::fs::write(path, matches::json_summary(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Prints a line of the match's report. When no one reads it any more (`| head` has
+/// ended), the match stops as on a second Ctrl-C: the games in progress are abandoned, the
+/// finished ones are already in the PGN file, and the runner ends without more output.
+fn say_or_abandon(line: &str) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::SeqCst) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        CLOSED.store(true, Ordering::SeqCst);
+        chariot::tools::matches::abandon();
+    }
+}
+
+/// One limit: `tc=[MOVES/]BASE[+INC]` (seconds, fractions allowed), `depth=D`, `nodes=N` or
+/// `movetime=MS`.
+fn parse_limit(spec: &str) -> Result<chariot::tools::matches::game::Limit, String> {
+    use chariot::tools::matches::game::Limit;
+    let seconds = |t: &str| -> Result<Duration, String> {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+            .map(Duration::from_secs_f64)
+            .ok_or_else(|| format!("'{t}' is not a number of seconds"))
+    };
+    let (kind, value) = spec
+        .split_once('=')
+        .ok_or_else(|| format!("limit '{spec}': expected tc=, depth=, nodes= or movetime="))?;
+    let number = |v: &str| v.trim().parse::<u64>().ok().filter(|&n| n > 0);
+    match kind.trim() {
+        "tc" => {
+            // [MOVES/]BASE[+INC]
+            let (moves, clock) = match value.split_once('/') {
+                Some((n, rest)) => match number(n) {
+                    Some(n) if n <= 1000 => (Some(n as u32), rest),
+                    _ => return Err(format!("limit '{spec}': moves per control 1 to 1000")),
+                },
+                None => (None, value),
+            };
+            let (base, inc) = clock.split_once('+').unwrap_or((clock, "0"));
+            let (base, increment) = (seconds(base)?, seconds(inc)?);
+            if base.is_zero() && increment.is_zero() {
+                return Err(format!("limit '{spec}': the clock would be empty"));
+            }
+            Ok(Limit::Clock {
+                base,
+                increment,
+                moves,
+            })
+        }
+        "depth" => match number(value) {
+            Some(d) if d <= 64 => Ok(Limit::Depth(d as u32)),
+            _ => Err(format!("limit '{spec}': depth 1 to 64")),
+        },
+        "nodes" => number(value)
+            .map(Limit::Nodes)
+            .ok_or_else(|| format!("limit '{spec}': a positive node count")),
+        "movetime" => number(value)
+            .map(|ms| Limit::MoveTime(Duration::from_millis(ms)))
+            .ok_or_else(|| format!("limit '{spec}': a positive number of milliseconds")),
+        other => Err(format!("limit '{spec}': unknown kind '{other}'")),
+    }
+}
+
+/// Builds the match configuration from the command line, or says what is wrong with it.
+fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig, String> {
+    use chariot::tools::matches::{MatchConfig, Schedule, engine, openings, stats};
+    if args.engines.len() < 2 {
+        return Err("give at least two --engine NAME=COMMAND".into());
+    }
+    let protocol_of = |text: &str| match text.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(engine::Protocol::Auto),
+        "ucci" => Ok(engine::Protocol::Ucci),
+        "uci" => Ok(engine::Protocol::Uci),
+        other => Err(format!("unknown protocol '{other}' (auto, ucci or uci)")),
+    };
+    let protocol = protocol_of(&args.protocol)?;
+    let mut engines = args
+        .engines
+        .iter()
+        .map(|text| {
+            let (name, command) = text
+                .split_once('=')
+                .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
+                .ok_or_else(|| format!("--engine '{text}': expected NAME=COMMAND"))?;
+            let mut e = engine::EngineConfig::new(name.trim(), command.trim());
+            e.protocol = protocol;
+            Ok(e)
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    // NAME=REST for the per-engine flags.
+    fn split_named<'a>(
+        engines: &'a mut [engine::EngineConfig],
+        flag: &str,
+        text: &'a str,
+        separator: char,
+    ) -> Result<(&'a mut engine::EngineConfig, &'a str), String> {
+        let (name, rest) = text
+            .split_once(separator)
+            .filter(|(n, r)| !n.trim().is_empty() && !r.trim().is_empty())
+            .ok_or_else(|| format!("--{flag} '{text}': expected NAME{separator}VALUE"))?;
+        let name = name.trim();
+        let target = engines
+            .iter_mut()
+            .find(|e| e.name == name)
+            .ok_or_else(|| format!("--{flag} '{text}': no engine named '{name}'"))?;
+        Ok((target, rest.trim()))
+    }
+    for text in &args.options {
+        let (target, rest) = split_named(&mut engines, "option", text, '.')?;
+        let (key, value) = rest
+            .split_once('=')
+            .filter(|(k, _)| !k.trim().is_empty())
+            .ok_or_else(|| format!("--option '{text}': expected NAME.OPTION=VALUE"))?;
+        target
+            .options
+            .push((key.trim().to_string(), value.trim().to_string()));
+    }
+    for text in &args.engine_protocols {
+        let (target, rest) = split_named(&mut engines, "engine-protocol", text, '=')?;
+        target.protocol = protocol_of(rest)?;
+    }
+    for text in &args.dirs {
+        let (target, rest) = split_named(&mut engines, "dir", text, '=')?;
+        let dir = std::path::PathBuf::from(rest);
+        if !dir.is_dir() {
+            return Err(format!(
+                "--dir '{text}': {} is not a directory",
+                dir.display()
+            ));
+        }
+        target.dir = Some(dir);
+    }
+    for text in &args.limits {
+        let (target, rest) = split_named(&mut engines, "limit", text, '=')?;
+        target.limit = Some(parse_limit(rest)?);
+    }
+    let global = [
+        args.depth.map(|d| format!("depth={d}")),
+        args.nodes.map(|n| format!("nodes={n}")),
+        args.movetime.map(|ms| format!("movetime={ms}")),
+        args.tc.as_ref().map(|tc| format!("tc={tc}")),
+    ];
+    let given: Vec<&String> = global.iter().flatten().collect();
+    let limit = match given.as_slice() {
+        [one] => parse_limit(one)?,
+        [] if engines.iter().all(|e| e.limit.is_some()) => parse_limit("depth=1")?,
+        _ => {
+            return Err(
+                "give exactly one limit: --depth D, --nodes N, --movetime MS or --tc BASE+INC"
+                    .into(),
+            );
+        }
+    };
+    let order = match args.opening_order.to_ascii_lowercase().as_str() {
+        "sequential" => openings::Order::Sequential,
+        "random" => openings::Order::Random(args.seed),
+        other => return Err(format!("--opening-order '{other}': sequential or random")),
+    };
+    let openings = openings::arrange(openings::load(&args.openings)?, order);
+    let sprt = match &args.sprt {
+        None => None,
+        Some(text) => {
+            let v: Vec<f64> = text
+                .split(',')
+                .map(|x| {
+                    x.trim()
+                        .parse::<f64>()
+                        .map_err(|_| format!("--sprt '{text}': numbers expected"))
+                })
+                .collect::<Result<_, _>>()?;
+            match v.as_slice() {
+                [e0, e1] => Some(stats::Sprt {
+                    elo0: *e0,
+                    elo1: *e1,
+                    alpha: 0.05,
+                    beta: 0.05,
+                }),
+                [e0, e1, a, b] if *a > 0.0 && *a < 0.5 && *b > 0.0 && *b < 0.5 => {
+                    Some(stats::Sprt {
+                        elo0: *e0,
+                        elo1: *e1,
+                        alpha: *a,
+                        beta: *b,
+                    })
+                }
+                _ => return Err(format!("--sprt '{text}': expected elo0,elo1[,alpha,beta]")),
+            }
+        }
+    };
+    let numbers = |flag: &str, text: &str, count: usize| -> Result<Vec<i64>, String> {
+        let v: Vec<i64> = text
+            .split(',')
+            .map(|x| x.trim().parse::<i64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("--{flag} '{text}': numbers expected"))?;
+        if v.len() != count || v.iter().any(|&n| n < 0) {
+            return Err(format!(
+                "--{flag} '{text}': {count} non-negative numbers expected"
+            ));
+        }
+        Ok(v)
+    };
+    let mut adjudication = chariot::tools::matches::game::Adjudication::default();
+    if let Some(text) = &args.draw_adjudication {
+        let v = numbers("draw-adjudication", text, 3)?;
+        adjudication.draw = Some((
+            v[0] as usize,
+            v[1].min(100_000) as i32,
+            v[2].max(1) as usize,
+        ));
+    }
+    if let Some(text) = &args.win_adjudication {
+        let v = numbers("win-adjudication", text, 2)?;
+        adjudication.win = Some((v[0].clamp(1, 100_000) as i32, v[1].max(1) as usize));
+    }
+    // By default as many games at once as the cores allow, given each engine's threads.
+    let threads = engines
+        .iter()
+        .flat_map(|e| &e.options)
+        .filter(|(k, _)| k.eq_ignore_ascii_case("threads"))
+        .filter_map(|(_, v)| v.parse::<usize>().ok())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let concurrency = args
+        .concurrency
+        .unwrap_or((cores / threads).max(1))
+        .clamp(1, 64);
+    let config = MatchConfig {
+        adjudication,
+        engines,
+        schedule: if args.gauntlet {
+            Schedule::Gauntlet
+        } else {
+            Schedule::RoundRobin
+        },
+        limit,
+        games: args.games.max(1),
+        openings,
+        concurrency,
+        margin: Duration::from_millis(args.margin),
+        hang: Duration::from_secs(60),
+        sprt,
+        rules: args.rules.rules()?,
+        pgn_scores: !args.no_pgn_scores,
+    };
+    config.validate()?;
+    Ok(config)
+}
