@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Chariot's search speed as a multiple of Fairy-Stockfish's, the yardstick of the speed target
-# (the brief puts Fairy-Stockfish at 0.31-0.39 M nodes/s single-threaded on this class of
-# machine, so 3 M nodes/s is 7.7-9.7x it). Each round runs Fairy-Stockfish's own
+# Chariot's search speed as a multiple of Fairy-Stockfish's (a ratio measured side by side,
+# which a shared machine's drifting speed does not disturb). Each round runs Fairy-Stockfish's own
 # `bench xiangqi` and then `chariot bench` of every build named, so all of them meet the same
 # phase of a shared machine; prints the geometric means of each build's nodes/s and of its
 # per-round ratio to Fairy-Stockfish. 40 rounds take about a minute per build.

@@ -11,6 +11,7 @@
 //! answer it at all — get the full test (`keeps_king_safe`). In the bulk-counting perft the
 //! unaffected targets of a piece are counted with one popcount.
 
+pub use super::movelist::{MAX_MOVES, MoveList};
 use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
@@ -20,113 +21,6 @@ use crate::board::attacks::{
     third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
-
-/// Room for every move of any position. A bound from the pieces' own maxima: 2 chariots and
-/// 2 cannons reach at most 17 points each, 2 horses 8, 5 pawns 3, 2 elephants 4, the advisors
-/// 5 together, the king 4: 119 in all, pseudo-legal or legal.
-pub const MAX_MOVES: usize = 128;
-
-/// A fixed-capacity list of moves, kept on the stack.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-
-    /// Appends a move from `from` to each of `targets`, lowest point first. The generator's
-    /// hot loop: the length is kept in a local, which a loop calling `push` per move does not
-    /// manage, and the set's two 64-bit halves are walked in turn, each in a loop of its own
-    /// (the set's iterator looks at both halves for every point).
-    #[inline(always)]
-    pub fn push_targets(&mut self, from: Square, targets: Bitboard) {
-        let mut len = self.len;
-        for (mut bits, base) in [(targets.0 as u64, 0), ((targets.0 >> 64) as u64, 64)] {
-            while bits != 0 {
-                let to = Square::from_index_unchecked(base + bits.trailing_zeros() as u8);
-                bits &= bits - 1;
-                self.moves[len] = Move::new(from, to);
-                len += 1;
-            }
-        }
-        self.len = len;
-    }
-
-    /// Empties the list (without touching its storage).
-    #[inline]
-    pub fn clear(&mut self) {
-        self.len = 0;
-    }
-
-    /// Keeps only the moves for which `keep` holds, in their order.
-    #[inline]
-    pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut kept = 0;
-        for i in 0..self.len {
-            let mv = self.moves[i];
-            if keep(mv) {
-                self.moves[kept] = mv;
-                kept += 1;
-            }
-        }
-        self.len = kept;
-    }
-
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-
-    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
-        self.as_slice().iter()
-    }
-
-    pub fn contains(&self, mv: Move) -> bool {
-        self.as_slice().contains(&mv)
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        MoveList::new()
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        self.as_slice()
-    }
-}
-
-impl std::ops::DerefMut for MoveList {
-    fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-}
 
 /// Which kinds of move a generator produces.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -659,7 +553,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn count_legal_moves_inline(&self) -> u64 {
+    pub(super) fn count_legal_moves_inline(&self) -> u64 {
         let zone = self.king_zone();
         let mut count = 0u64;
         self.for_each_pseudo(GenKind::All, |_, from, targets| {
@@ -740,62 +634,6 @@ impl Position {
             return true;
         }
         self.keeps_king_safe(mv)
-    }
-
-    /// Counts the leaf nodes of the legal move tree to `depth` (bulk counting at the last ply).
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("popcnt") {
-            // SAFETY: `perft_popcnt` needs only the popcnt instruction, which this CPU has.
-            return unsafe { self.perft_popcnt(depth) };
-        }
-        self.perft_portable(depth)
-    }
-
-    /// Perft for any CPU.
-    fn perft_portable(&mut self, depth: u32) -> u64 {
-        self.perft_with(depth, Self::perft_portable)
-    }
-
-    /// The same walk compiled with the popcnt instruction: bulk counting is mostly popcounts,
-    /// and the portable x86-64 fallback for them is a dozen instructions each (measured with
-    /// callgrind: see scripts/perft_bench.sh).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn perft_popcnt(&mut self, depth: u32) -> u64 {
-        self.perft_with(depth, |pos, d| pos.perft_popcnt(d))
-    }
-
-    #[inline(always)]
-    fn perft_with(&mut self, depth: u32, recurse: impl Fn(&mut Position, u32) -> u64) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_legal_moves_inline(),
-            _ => {
-                let moves = self.legal_moves();
-                let mut nodes = 0;
-                for &mv in moves.iter() {
-                    self.make_move(mv);
-                    nodes += recurse(self, depth - 1);
-                    self.unmake_move();
-                }
-                nodes
-            }
-        }
-    }
-
-    /// Per-root-move counts to `depth`, in generation order.
-    pub fn perft_divide(&mut self, depth: u32) -> Vec<(Move, u64)> {
-        let moves = self.legal_moves();
-        moves
-            .iter()
-            .map(|&mv| {
-                self.make_move(mv);
-                let nodes = self.perft(depth.saturating_sub(1));
-                self.unmake_move();
-                (mv, nodes)
-            })
-            .collect()
     }
 }
 

@@ -42,6 +42,9 @@ pub struct PositionSpec {
     /// `None` means `startpos`.
     pub fen: Option<String>,
     pub moves: Vec<String>,
+    /// Given as a bare `fen …`/`startpos …` line, without the `position` keyword (the
+    /// Cyclone dialect XBoard's `uci2wb -c` speaks).
+    pub bare: bool,
 }
 
 /// One parsed line.
@@ -138,7 +141,11 @@ fn parse_position(tokens: &[&str], keyword: &str) -> Result<PositionSpec, ParseE
             )));
         }
     };
-    Ok(PositionSpec { fen, moves })
+    Ok(PositionSpec {
+        fen,
+        moves,
+        bare: false,
+    })
 }
 
 fn parse_setoption(tokens: &[&str]) -> Result<Command, ParseError> {
@@ -269,7 +276,8 @@ pub fn parse(line: &str) -> Command {
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest, "position").map(Command::Position),
         // Cyclone dialect: the board without the `position` keyword.
-        "fen" | "startpos" => parse_position(&tokens, "position").map(Command::Position),
+        "fen" | "startpos" => parse_position(&tokens, "position")
+            .map(|spec| Command::Position(PositionSpec { bare: true, ..spec })),
         "banmoves" => Ok(Command::BanMoves(
             rest.iter().map(|s| s.to_string()).collect(),
         )),
@@ -344,6 +352,7 @@ mod tests {
             Command::Position(PositionSpec {
                 fen: Some("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1".into()),
                 moves: vec!["d0d1".into(), "e9e8".into()],
+                bare: false,
             })
         );
         let bare = parse("startpos moves");
@@ -351,7 +360,8 @@ mod tests {
             bare,
             Command::Position(PositionSpec {
                 fen: None,
-                moves: vec![]
+                moves: vec![],
+                bare: true,
             })
         );
         assert!(matches!(parse("position"), Command::Invalid(_)));

@@ -7,9 +7,34 @@
 //! stays responsive: `isready`, `stop`, `ponderhit`, `probe` and `quit` act at once; other
 //! commands wait in a queue and run, in order, when the search ends (so a script can send two
 //! `go` lines in a row). In batch mode everything waits, as the UCCI spec describes.
+//!
+//! Choices where the protocols leave room:
+//! - Each search gets its own `stop` and `ponderhit`: the first one after a `go` is for the
+//!   running search; one sent after that search was stopped waits with the queued `go` it
+//!   follows, so `stop`, `position … go infinite`, `stop` sent before the first `bestmove`
+//!   gives two answers and leaves nothing running.
+//! - `go ponder` and `go infinite` never answer before `ponderhit`/`stop`, even after a mate is
+//!   found; a bare `go` is `go infinite`. UCCI `go depth 0` prints the static score and
+//!   `nobestmove`. `stop` while idle: UCCI answers `nobestmove`, UCI says nothing.
+//! - A bad FEN keeps the previous position; an illegal or unreadable move ends the move list
+//!   there (the moves before it stay applied); both are reported as `info string error: …`.
+//!   A number option outside its range is brought to the nearest bound and said so; `go`
+//!   limits beyond the search's likewise. Unknown options are ignored (named with `debug`).
+//! - `go draw`/`ponderhit draw`: the answer carries `draw` when the engine judges the position
+//!   drawn or worse for itself; UCCI `bestmove … resign` only against a forced mate.
+//! - A position already drawn by rule is still searched and answered with a move.
+//! - End of input finishes a finite search (its `bestmove` is printed) and stops an infinite
+//!   or ponder search, then exits.
+//! - `EvalFile`/`evalfile` loads another net; a file that is missing, truncated, corrupt or of
+//!   another architecture is refused with `info string error: …` and the current net stays.
 
 pub mod command;
+pub mod coords;
+mod options;
 pub mod output;
+
+use options::Options;
+pub use options::option_key;
 
 use crate::core::{Color, Move};
 use crate::eval::evaluate;
@@ -20,6 +45,7 @@ use crate::search::timeman::{self, Clock};
 use crate::search::tt::MAX_MB as MAX_HASH_MB;
 use crate::search::{IterationInfo, Limits, Reporter, SearchResult, mate_in_moves};
 use command::{Command, GoParams, PositionSpec};
+use coords::{RankBase, RankState, move_text, to_internal};
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use output::{Dialect, Output};
 use std::collections::VecDeque;
@@ -48,50 +74,12 @@ const RULE_SET_VARS: &str = "var asian var chinese var simple";
 /// The `evalfile` value that names the net built into the binary.
 const EMBEDDED_NET: &str = "<embedded>";
 
-/// The options a GUI can set.
-#[derive(Clone, Debug)]
-struct Options {
-    hash_mb: usize,
-    threads: usize,
-    multipv: usize,
-    move_overhead_ms: u64,
-    ponder: bool,
-    use_millisec: bool,
-    batch: bool,
-    debug: bool,
-    show_wdl: bool,
-    rules: Rules,
-    /// Search with the network (else the hand-crafted evaluation).
-    use_nnue: bool,
-    /// The network `use_nnue` selects, and the file it came from (`<embedded>`).
-    net: Arc<crate::eval::nnue::Network>,
-    eval_file: String,
-}
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 1,
-            move_overhead_ms: 30,
-            ponder: false,
-            use_millisec: true,
-            batch: false,
-            debug: false,
-            show_wdl: false,
-            rules: Rules::default(),
-            use_nnue: crate::eval::nnue::DEFAULT_ON,
-            net: crate::eval::nnue::embedded(),
-            eval_file: EMBEDDED_NET.into(),
-        }
-    }
-}
-
 /// Prints a search's progress and its final answer in the chosen dialect.
 struct ProtocolReporter {
     out: Arc<Output>,
     dialect: Dialect,
+    /// The rank numbers the client writes moves with.
+    base: RankBase,
     show_wdl: bool,
     multipv: usize,
     debug: bool,
@@ -106,6 +94,7 @@ impl Reporter for ProtocolReporter {
     fn iteration(&self, info: &IterationInfo) {
         self.out.line(&output::info_line(
             self.dialect,
+            self.base,
             info,
             self.show_wdl,
             self.multipv,
@@ -115,7 +104,8 @@ impl Reporter for ProtocolReporter {
     fn current_move(&self, depth: i32, mv: Move, number: usize) {
         if self.debug || depth > 0 {
             self.out.line(&format!(
-                "info depth {depth} currmove {mv} currmovenumber {number}"
+                "info depth {depth} currmove {} currmovenumber {number}",
+                move_text(mv, self.base)
             ));
         }
     }
@@ -130,7 +120,8 @@ impl Reporter for ProtocolReporter {
         } else {
             None
         };
-        let lines = output::bestmove_lines(self.dialect, result.best, result.ponder, suffix);
+        let lines =
+            output::bestmove_lines(self.dialect, self.base, result.best, result.ponder, suffix);
         self.out
             .lines_then(&lines, || self.answered.store(true, Ordering::SeqCst));
         let _ = self.done.send(());
@@ -141,6 +132,8 @@ impl Reporter for ProtocolReporter {
 pub struct Engine {
     out: Arc<Output>,
     dialect: Dialect,
+    /// What the client's move notation is known to be (`coords`).
+    ranks: RankState,
     options: Options,
     pos: Position,
     banned: Vec<Move>,
@@ -169,6 +162,7 @@ impl Engine {
         Engine {
             out,
             dialect: Dialect::Ucci,
+            ranks: RankState::default(),
             pool: SearchPool::new(options.threads, options.hash_mb),
             options,
             pos: Position::startpos(),
@@ -295,6 +289,7 @@ impl Engine {
             Command::IsReady => self.out.line("readyok"),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => {
+                self.learn_rank_base(&spec);
                 if let Some(pos) = self.build_position(&spec) {
                     self.pos = pos;
                     self.banned.clear();
@@ -349,240 +344,6 @@ impl Engine {
         }
     }
 
-    fn handshake(&self) {
-        let out = &self.out;
-        match self.dialect {
-            Dialect::Ucci => {
-                out.line(&format!("id name {NAME} {VERSION}"));
-                out.line(&format!("id version {VERSION}"));
-                out.line(&format!("id copyright 2026 {AUTHOR}"));
-                out.line(&format!("id author {AUTHOR}"));
-                out.line("option usemillisec type check default true");
-                out.line("option batch type check default false");
-                out.line("option debug type check default false");
-                out.line("option ponder type check default false");
-                out.line(&format!(
-                    "option hashsize type spin min 1 max {MAX_HASH_MB} default 16"
-                ));
-                out.line(&format!(
-                    "option threads type spin min 1 max {MAX_THREADS} default 1"
-                ));
-                out.line(&format!(
-                    "option multipv type spin min 1 max {MAX_MULTIPV} default 1"
-                ));
-                out.line(&format!(
-                    "option moveoverhead type spin min 0 max {MAX_OVERHEAD_MS} default 30"
-                ));
-                out.line(&format!(
-                    "option repetition type combo default asian {RULE_SET_VARS}"
-                ));
-                out.line(&format!(
-                    "option drawmoves type spin min 0 max {MAX_DRAW_MOVES} default 60"
-                ));
-                out.line(&format!(
-                    "option usennue type check default {}",
-                    crate::eval::nnue::DEFAULT_ON
-                ));
-                out.line(&format!(
-                    "option evalfile type string default {EMBEDDED_NET}"
-                ));
-                out.line("option newgame type button");
-                out.line("ucciok");
-            }
-            Dialect::Uci => {
-                out.line(&format!("id name {NAME} {VERSION}"));
-                out.line(&format!("id author {AUTHOR}"));
-                out.line(&format!(
-                    "option name Hash type spin default 16 min 1 max {MAX_HASH_MB}"
-                ));
-                out.line(&format!(
-                    "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
-                ));
-                out.line(&format!(
-                    "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
-                ));
-                out.line(&format!(
-                    "option name Move Overhead type spin default 30 min 0 max {MAX_OVERHEAD_MS}"
-                ));
-                out.line("option name Ponder type check default false");
-                out.line("option name Clear Hash type button");
-                out.line("option name UCI_Variant type combo default xiangqi var xiangqi");
-                out.line("option name UCI_ShowWDL type check default false");
-                out.line(&format!(
-                    "option name Repetition Rule type combo default asian {RULE_SET_VARS}"
-                ));
-                out.line(&format!(
-                    "option name Draw Moves type spin default 60 min 0 max {MAX_DRAW_MOVES}"
-                ));
-                out.line(&format!(
-                    "option name UseNNUE type check default {}",
-                    crate::eval::nnue::DEFAULT_ON
-                ));
-                out.line(&format!(
-                    "option name EvalFile type string default {EMBEDDED_NET}"
-                ));
-                out.line("uciok");
-            }
-        }
-    }
-
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key = option_key(name);
-        let flag = |v: Option<&str>| -> Option<bool> {
-            match v.map(|s| s.trim().to_ascii_lowercase()).as_deref() {
-                Some("true" | "on" | "1" | "yes") => Some(true),
-                Some("false" | "off" | "0" | "no") => Some(false),
-                None => Some(true),
-                _ => None,
-            }
-        };
-        // A whole number, brought into min..=max; how it was brought in is told afterwards.
-        let clamped = std::cell::Cell::new(None);
-        let spin = |v: Option<&str>, min: u64, max: u64| -> Option<u64> {
-            let text = v?.trim();
-            let negative = text.starts_with('-');
-            let digits = if negative { &text[1..] } else { text };
-            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            // `None`: negative, or too large for any option.
-            let given = if negative {
-                None
-            } else {
-                text.parse::<u64>().ok()
-            };
-            let n = match given {
-                Some(v) => v.clamp(min, max),
-                None if negative => min,
-                None => max,
-            };
-            if given != Some(n) {
-                clamped.set(Some(format!(
-                    "option {name}: {text} is outside {min}..{max}; {n} used"
-                )));
-            }
-            Some(n)
-        };
-        let bad = |this: &Self| {
-            this.error(&format!(
-                "option {name}: '{}' is not a valid value",
-                value.unwrap_or("")
-            ))
-        };
-        match key.as_str() {
-            "hash" | "hashsize" => match spin(value, 0, MAX_HASH_MB as u64) {
-                // 0 means "engine decides": the default.
-                Some(mb) => {
-                    let mb = if mb == 0 { 16 } else { mb as usize };
-                    if mb != self.options.hash_mb {
-                        match self.pool.set_hash(mb) {
-                            Ok(()) => self.options.hash_mb = mb,
-                            Err(e) => self.error(&e),
-                        }
-                    }
-                }
-                None => bad(self),
-            },
-            "threads" => match spin(value, 1, MAX_THREADS as u64) {
-                Some(n) => {
-                    let n = n as usize;
-                    if n != self.pool.thread_count() {
-                        self.pool.set_threads(n);
-                    }
-                    self.options.threads = n;
-                }
-                None => bad(self),
-            },
-            "multipv" => match spin(value, 1, MAX_MULTIPV as u64) {
-                Some(n) => self.options.multipv = n as usize,
-                None => bad(self),
-            },
-            "moveoverhead" => match spin(value, 0, MAX_OVERHEAD_MS) {
-                Some(n) => self.options.move_overhead_ms = n,
-                None => bad(self),
-            },
-            "ponder" | "usemillisec" | "batch" | "debug" | "ucishowwdl" => {
-                let field = match key.as_str() {
-                    "ponder" => &mut self.options.ponder,
-                    "usemillisec" => &mut self.options.use_millisec,
-                    "batch" => &mut self.options.batch,
-                    "debug" => &mut self.options.debug,
-                    _ => &mut self.options.show_wdl,
-                };
-                match flag(value) {
-                    Some(b) => *field = b,
-                    None => bad(self),
-                }
-            }
-            "repetition" | "repetitionrule" | "rules" => match value.unwrap_or("").parse() {
-                Ok(set) => self.options.rules.set = set,
-                Err(e) => self.error(&format!("option {name}: {e}")),
-            },
-            "drawmoves" | "movelimit" => match spin(value, 0, MAX_DRAW_MOVES) {
-                Some(0) => self.options.rules.move_limit = None,
-                Some(n) => self.options.rules.move_limit = Some(n as u32 * 2),
-                None => bad(self),
-            },
-            "usennue" => match flag(value) {
-                Some(on) => {
-                    if on != self.options.use_nnue {
-                        // The table keeps evaluations: start afresh with the other one.
-                        self.pool.clear();
-                    }
-                    self.options.use_nnue = on;
-                }
-                None => bad(self),
-            },
-            "evalfile" => {
-                let path = value.unwrap_or("").trim();
-                let loaded = if path.is_empty() || path == EMBEDDED_NET {
-                    Ok(crate::eval::nnue::embedded())
-                } else {
-                    crate::eval::nnue::file::load(std::path::Path::new(path)).map(Arc::new)
-                };
-                match loaded {
-                    Ok(net) => {
-                        self.out.info_string(&format!(
-                            "NNUE evaluation using {} (hash {:016x})",
-                            if path.is_empty() { EMBEDDED_NET } else { path },
-                            net.hash
-                        ));
-                        if net.hash != self.options.net.hash {
-                            self.pool.clear();
-                        }
-                        self.options.net = net;
-                        self.options.eval_file = path.to_string();
-                    }
-                    Err(e) => self.error(&format!(
-                        "option {name}: {e}; keeping {} (hash {:016x})",
-                        self.options.eval_file, self.options.net.hash
-                    )),
-                }
-            }
-            "newgame" | "clearhash" => {
-                self.pool.clear();
-                self.banned.clear();
-            }
-            "ucivariant" => {
-                let v = value.unwrap_or("").trim();
-                if !v.eq_ignore_ascii_case("xiangqi") {
-                    self.error(&format!("variant '{v}' is not supported; only xiangqi"));
-                }
-            }
-            // Options of other engines and GUIs (books, skill levels, rule switches we do not
-            // have yet): ignored, as the protocol asks.
-            _ => {
-                if self.options.debug {
-                    self.out
-                        .info_string(&format!("ignoring unknown option {name}"));
-                }
-            }
-        }
-        if let Some(note) = clamped.take() {
-            self.error(&note);
-        }
-    }
-
     /// Builds the position a command names, reporting what is wrong. A bad FEN gives `None`;
     /// a bad move ends the move list there (the moves before it stay applied).
     fn build_position(&self, spec: &PositionSpec) -> Option<Position> {
@@ -596,8 +357,9 @@ impl Engine {
                 }
             },
         };
+        let base = self.ranks.base();
         for (i, text) in spec.moves.iter().enumerate() {
-            match pos.parse_move(text) {
+            match pos.parse_move(&to_internal(text, base)) {
                 Ok(mv) => pos.make_move(mv),
                 Err(e) => {
                     self.error(&format!(
@@ -613,9 +375,40 @@ impl Engine {
         Some(pos)
     }
 
+    /// Works out the client's rank base from a `position` command (see `coords`).
+    fn learn_rank_base(&mut self, spec: &PositionSpec) {
+        self.ranks.bare_form = spec.bare;
+        if spec.moves.iter().any(|t| coords::evidence(t).is_some()) {
+            self.ranks.observe(&spec.moves);
+            return;
+        }
+        if spec.moves.is_empty() {
+            return;
+        }
+        let start = match &spec.fen {
+            None => Some(Position::startpos()),
+            Some(fen) => Position::from_fen(fen).ok(),
+        };
+        let Some(start) = start else { return };
+        self.ranks.settle_by_legality(|base| {
+            let mut pos = start.clone();
+            spec.moves
+                .iter()
+                .all(|t| match pos.parse_move(&to_internal(t, base)) {
+                    Ok(mv) => {
+                        pos.make_move(mv);
+                        true
+                    }
+                    Err(_) => false,
+                })
+        });
+    }
+
     fn ban_moves(&mut self, moves: &[String]) {
+        self.ranks.observe(moves);
+        let base = self.ranks.base();
         for text in moves {
-            match self.pos.parse_move(text) {
+            match self.pos.parse_move(&to_internal(text, base)) {
                 Ok(mv) => {
                     if !self.banned.contains(&mv) {
                         self.banned.push(mv);
@@ -635,7 +428,10 @@ impl Engine {
         if let Some(hit) = self.pool.probe(pos.key()) {
             use crate::search::tt::Bound;
             if !hit.mv.is_none() && pos.is_legal(hit.mv) {
-                line.push_str(&format!(" bestmove {}", hit.mv));
+                line.push_str(&format!(
+                    " bestmove {}",
+                    move_text(hit.mv, self.ranks.base())
+                ));
             }
             let depth = hit.depth.max(0);
             if matches!(hit.bound, Bound::Lower | Bound::Exact) {
@@ -655,7 +451,8 @@ impl Engine {
         }
         let report = crate::position::perft::run(&self.pos, depth, self.options.threads);
         for (mv, nodes) in &report.divide {
-            self.out.line(&format!("{mv}: {nodes}"));
+            self.out
+                .line(&format!("{}: {nodes}", move_text(*mv, self.ranks.base())));
         }
         self.out.line("");
         self.out.line(&format!("Nodes searched: {}", report.nodes));
@@ -707,7 +504,7 @@ impl Engine {
         let allowed = legal.iter().filter(|m| !self.banned.contains(m)).count();
         if allowed == 0 {
             // Mated or stalemated (both lose), or every move banned.
-            for line in output::bestmove_lines(self.dialect, None, None, None) {
+            for line in output::bestmove_lines(self.dialect, self.ranks.base(), None, None, None) {
                 self.out.line(&line);
             }
             return;
@@ -729,10 +526,12 @@ impl Engine {
             // The ponder option only says we will think on the opponent's time too.
             t.soft = (t.soft * 5 / 4).min(t.hard);
         }
+        self.ranks.observe(&go.search_moves);
+        let base = self.ranks.base();
         let search_moves = go
             .search_moves
             .iter()
-            .filter_map(|t| self.pos.parse_move(t).ok())
+            .filter_map(|t| self.pos.parse_move(&to_internal(t, base)).ok())
             .collect();
         let has_limit =
             go.depth.is_some() || go.nodes.is_some() || go.mate.is_some() || time.is_some();
@@ -757,6 +556,7 @@ impl Engine {
         let reporter = Arc::new(ProtocolReporter {
             out: self.out.clone(),
             dialect: self.dialect,
+            base,
             show_wdl: self.options.show_wdl,
             multipv: self.options.multipv,
             debug: self.options.debug,
@@ -785,15 +585,6 @@ impl Engine {
             }
         }
     }
-}
-
-/// An option name as engines match it: case, spaces and underscores ignored ("Draw Moves",
-/// "draw_moves" and "drawmoves" are one option).
-pub fn option_key(name: &str) -> String {
-    name.chars()
-        .filter(|c| !c.is_whitespace() && *c != '_')
-        .collect::<String>()
-        .to_ascii_lowercase()
 }
 
 /// Runs the protocol on `input`/`output` until `quit` or the end of input.

@@ -1,6 +1,7 @@
 //! The engine's voice: one writer owns the output, every line is flushed, and the text of
 //! each message is formatted for the dialect the GUI chose (UCCI or UCI).
 
+use super::coords::{RankBase, move_text};
 use crate::core::Move;
 use crate::search::tt::Bound;
 use crate::search::{IterationInfo, MATE, mate_in_moves};
@@ -91,7 +92,13 @@ pub fn wdl(value: i32) -> (u32, u32, u32) {
 }
 
 /// One `info` line for an iteration.
-pub fn info_line(dialect: Dialect, info: &IterationInfo, show_wdl: bool, multipv: usize) -> String {
+pub fn info_line(
+    dialect: Dialect,
+    base: RankBase,
+    info: &IterationInfo,
+    show_wdl: bool,
+    multipv: usize,
+) -> String {
     let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
     if dialect == Dialect::Uci || multipv > 1 {
         line.push_str(&format!(" multipv {}", info.multipv));
@@ -117,7 +124,8 @@ pub fn info_line(dialect: Dialect, info: &IterationInfo, show_wdl: bool, multipv
     if !info.pv.is_empty() {
         line.push_str(" pv");
         for mv in &info.pv {
-            line.push_str(&format!(" {mv}"));
+            line.push(' ');
+            line.push_str(&move_text(*mv, base));
         }
     }
     line
@@ -126,6 +134,7 @@ pub fn info_line(dialect: Dialect, info: &IterationInfo, show_wdl: bool, multipv
 /// The end-of-search line(s).
 pub fn bestmove_lines(
     dialect: Dialect,
+    base: RankBase,
     best: Option<Move>,
     ponder: Option<Move>,
     suffix: Option<&str>,
@@ -134,9 +143,9 @@ pub fn bestmove_lines(
         (None, Dialect::Ucci) => vec!["nobestmove".into()],
         (None, Dialect::Uci) => vec!["info depth 0 score mate 0".into(), "bestmove (none)".into()],
         (Some(m), _) => {
-            let mut line = format!("bestmove {m}");
+            let mut line = format!("bestmove {}", move_text(m, base));
             if let Some(p) = ponder {
-                line.push_str(&format!(" ponder {p}"));
+                line.push_str(&format!(" ponder {}", move_text(p, base)));
             }
             if let (Some(s), Dialect::Ucci) = (suffix, dialect) {
                 line.push(' ');
@@ -175,22 +184,26 @@ mod tests {
     #[test]
     fn no_move_lines() {
         assert_eq!(
-            bestmove_lines(Dialect::Ucci, None, None, None),
+            bestmove_lines(Dialect::Ucci, RankBase::Zero, None, None, None),
             ["nobestmove"]
         );
         assert_eq!(
-            bestmove_lines(Dialect::Uci, None, None, None),
+            bestmove_lines(Dialect::Uci, RankBase::Zero, None, None, None),
             ["info depth 0 score mate 0", "bestmove (none)"]
         );
         let m = Move::parse_iccs("h2e2");
         let p = Move::parse_iccs("h9g7");
         assert_eq!(
-            bestmove_lines(Dialect::Ucci, m, p, Some("draw")),
+            bestmove_lines(Dialect::Ucci, RankBase::Zero, m, p, Some("draw")),
             ["bestmove h2e2 ponder h9g7 draw"]
         );
         assert_eq!(
-            bestmove_lines(Dialect::Uci, m, p, Some("draw")),
+            bestmove_lines(Dialect::Uci, RankBase::Zero, m, p, Some("draw")),
             ["bestmove h2e2 ponder h9g7"]
+        );
+        assert_eq!(
+            bestmove_lines(Dialect::Uci, RankBase::One, m, p, None),
+            ["bestmove h3e3 ponder h10g8"]
         );
     }
 }

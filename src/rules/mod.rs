@@ -15,6 +15,13 @@
 //!   chase or mate threat); anything else is allowed;
 //! - the side with the worse grade loses; equal grades draw (a "mutual perpetual" when both
 //!   offended). The `simple` rule set only knows perpetual check.
+//!
+//! Order of judgement after each move: no legal move, material, the no-capture limit,
+//! repetition (rules.md §10). In the search a repetition inside the line or with the game is
+//! scored at once by [`cycle_verdict`]: the key finds it, and the cycle is classified only then.
+//! `engine-tests/data/rules/cases.txt` holds the cases, cross-checked with pyffish by
+//! `scripts/gen_rules_cases.py` (where Fairy-Stockfish reads a case differently the file says
+//! why).
 
 pub mod chase;
 

@@ -7,6 +7,14 @@
 //! `iteration_done`). The hard limit is never crossed: the search checks it every thousand
 //! nodes. Both stay below the time left minus the move overhead, so the engine never loses on
 //! time.
+//!
+//! The numbers: the soft limit is a 32nd of the time left (or its share of the moves to go)
+//! plus three quarters of the increment; the hard limit four soft limits, at most two fifths
+//! of the clock. The soft limit is scaled up by recent changes of the best move and by a
+//! falling score, and down for a single legal move (×0.3), for a best move that has held four
+//! iterations (×0.7), and by half again when the best move took 85% of the nodes. A fixed
+//! time per move (`go movetime`, `analyze --time`) is used in full unless only one move is
+//! legal.
 
 use super::params::SearchParams;
 use crate::eval::Value;
