@@ -135,12 +135,13 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         .and_then(|()| std::fs::rename(&partial, &args.output))
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
     println!(
-        "K {:.1}, lambda {}; trained on {} positions, validated on {}; validation loss of the \
-         search score alone {:.6}",
-        report.k,
-        config.lambda,
-        report.train_positions,
-        report.val_positions,
+        "K {:.1}, lambda {}; trained on {} positions, validated on {}",
+        report.k, config.lambda, report.train_positions, report.val_positions
+    );
+    println!(
+        "validation loss: net {:.6}, hand-crafted static evaluation {:.6}, search score {:.6}",
+        report.epochs.last().map_or(f32::NAN, |e| e.val_loss),
+        report.hce_baseline,
         report.score_baseline
     );
     println!(

@@ -85,8 +85,12 @@ pub struct TrainReport {
     pub k: f32,
     pub train_positions: usize,
     pub val_positions: usize,
-    /// Validation loss of predicting with the search score alone (the bar a net must clear).
+    /// Validation loss of predicting with the search score alone (a floor no static
+    /// evaluation reaches).
     pub score_baseline: f32,
+    /// Validation loss of predicting with the hand-crafted static evaluation (the bar a net
+    /// must clear before a match is worth playing).
+    pub hce_baseline: f32,
     pub epochs: Vec<EpochReport>,
 }
 
@@ -239,6 +243,7 @@ pub fn train_on(
             .sum();
         (sum / val.len() as f64) as f32
     };
+    let hce_baseline = pool.install(|| hce_loss(val, config.lambda, k));
     let threads = config.threads.max(1);
     let batch = config.batch.clamp(1, train.len());
     let batches = train.len().div_ceil(batch);
@@ -323,8 +328,31 @@ pub fn train_on(
         train_positions: train.len(),
         val_positions: val.len(),
         score_baseline,
+        hce_baseline,
         epochs,
     })
+}
+
+/// Mean loss of the hand-crafted evaluation's static score as the prediction.
+pub fn hce_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
+    if records.is_empty() {
+        return 0.0;
+    }
+    let sums: Vec<f64> = records
+        .par_chunks(4096)
+        .map(|chunk| {
+            chunk
+                .iter()
+                .map(|r| {
+                    let score = crate::position::Position::from_fen(&r.to_fen())
+                        .map_or(0, |pos| crate::eval::evaluate(&pos));
+                    let e = sigmoid(score as f32 / k) - target(r, lambda, k);
+                    (e * e) as f64
+                })
+                .sum()
+        })
+        .collect();
+    (sums.iter().sum::<f64>() / records.len() as f64) as f32
 }
 
 #[cfg(test)]
