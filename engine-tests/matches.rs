@@ -27,6 +27,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         sprt: None,
         rules: Default::default(),
         pgn_scores: true,
+        rounds: None,
     }
 }
 

@@ -90,13 +90,34 @@ pub struct MatchArgs {
     /// No live progress bar (a line per game is printed either way).
     #[arg(long)]
     pub no_progress: bool,
+    /// Play only rounds A to B (1-based, as the PGN numbers them), e.g. 5-6: one share of a
+    /// match that other runs play the rest of.
+    #[arg(long, conflicts_with = "merge")]
+    pub rounds: Option<String>,
+    /// Play nothing: merge the games of these PGN files (shares of this same match, written
+    /// with --rounds) into one report, --json and --pgn.
+    #[arg(long, num_args = 1.., conflicts_with = "resume")]
+    pub merge: Vec<std::path::PathBuf>,
+    /// Print how many games the match has, then exit.
+    #[arg(long)]
+    pub count_games: bool,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
 
 pub fn run(args: MatchArgs) -> Result<(), String> {
     use chariot::tools::matches::{self, PlayedGame};
-    let config = match_config(&args)?;
+    let mut config = match_config(&args)?;
+    if args.count_games {
+        println!("{}", config.total_games());
+        return Ok(());
+    }
+    if let Some(text) = &args.rounds {
+        config.rounds = Some(parse_rounds(text, config.total_games())?);
+    }
+    if !args.merge.is_empty() {
+        return merge(&args, config);
+    }
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     // Games already played (resume), and the PGN file each new game is appended to at once,
     // so an interrupted match loses no finished game.
@@ -132,7 +153,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         2 => eprintln!("\nabandoning the games in progress"),
         _ => std::process::exit(130),
     });
-    let total = config.total_games() as u64;
+    let total = config.games_to_play() as u64;
     let bar = if args.no_progress {
         indicatif::ProgressBar::hidden()
     } else {
@@ -436,7 +457,55 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
         sprt,
         rules: args.rules.rules()?,
         pgn_scores: !args.no_pgn_scores,
+        rounds: None,
     };
     config.validate()?;
     Ok(config)
+}
+
+/// `A-B`, 1-based and inclusive, as game indices `A-1..B`.
+fn parse_rounds(text: &str, total: usize) -> Result<(usize, usize), String> {
+    let bad = || format!("--rounds '{text}': expected A-B with 1 <= A <= B <= {total}");
+    let (a, b) = text.split_once('-').ok_or_else(bad)?;
+    let a: usize = a.trim().parse().map_err(|_| bad())?;
+    let b: usize = b.trim().parse().map_err(|_| bad())?;
+    if a == 0 || a > b || b > total {
+        return Err(bad());
+    }
+    Ok((a - 1, b))
+}
+
+/// `--merge`: the games of shares of one match, reported as the whole match would be.
+fn merge(args: &MatchArgs, mut config: chariot::tools::matches::MatchConfig) -> Result<(), String> {
+    use chariot::tools::matches;
+    let mut games = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for path in &args.merge {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for game in
+            matches::parse_pgn(&config, &text).map_err(|e| format!("{}: {e}", path.display()))?
+        {
+            if !seen.insert(game.index) {
+                return Err(format!(
+                    "{}: round {} is in more than one file",
+                    path.display(),
+                    game.index + 1
+                ));
+            }
+            games.push(game);
+        }
+    }
+    config.rounds = Some((0, 0));
+    let report = matches::run(&config, games, |_, _| {})?;
+    if let Some(path) = &args.pgn {
+        std::fs::write(path, matches::pgn(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    say_or_abandon(matches::summary_text(&config, &report).trim_end());
+    if let Some(path) = &args.json {
+        std::fs::write(path, matches::json_summary(&config, &report))
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }

@@ -13,6 +13,9 @@ pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     /// Move tokens, in the file's notation.
     pub moves: Vec<String>,
+    /// The comment right after each move (`{+0.35}` as `chariot match` writes scores), by
+    /// move index.
+    pub comments: Vec<Option<String>>,
     /// The result token at the end of the move text (`1-0`, `0-1`, `1/2-1/2`, `*`), if any.
     pub result: Option<String>,
     /// The line the game starts on (1-based), for error messages.
@@ -44,6 +47,7 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
     let mut in_moves = false;
     let mut comment_depth = 0usize; // inside {…}
     let mut variation_depth = 0usize; // inside (…)
+    let mut comment = String::new();
     let finish = |game: &mut PgnGame, games: &mut Vec<PgnGame>| {
         if !game.tags.is_empty() || !game.moves.is_empty() || game.result.is_some() {
             games.push(std::mem::take(game));
@@ -81,12 +85,21 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
                 game.result = Some(t);
             } else if let Some(mv) = move_token(&t) {
                 game.moves.push(mv);
+                game.comments.push(None);
             }
         };
         for c in line.chars() {
             if comment_depth > 0 {
                 if c == '}' {
                     comment_depth -= 1;
+                    if comment_depth == 0 && variation_depth == 0 {
+                        let text = std::mem::take(&mut comment);
+                        if let Some(slot @ None) = game.comments.last_mut() {
+                            *slot = Some(text.trim().to_string());
+                        }
+                    }
+                } else {
+                    comment.push(c);
                 }
                 continue;
             }

@@ -62,6 +62,9 @@ pub struct MatchConfig {
     pub rules: Rules,
     /// Write the engines' scores into the PGN as comments.
     pub pgn_scores: bool,
+    /// Play only the games with these indices (`start..end`, 0-based; the PGN's rounds are
+    /// one more): a share of a match that others play the rest of (`scripts/cluster/`).
+    pub rounds: Option<(usize, usize)>,
 }
 
 /// Who plays game `index`, and from which opening.
@@ -114,6 +117,17 @@ impl MatchConfig {
             black,
             opening: (k / 2) % self.openings.len().max(1),
         }
+    }
+
+    /// Is game `index` this run's to play (see `rounds`)?
+    pub fn plays(&self, index: usize) -> bool {
+        self.rounds
+            .is_none_or(|(start, end)| (start..end).contains(&index))
+    }
+
+    /// How many games this run plays at most.
+    pub fn games_to_play(&self) -> usize {
+        (0..self.total_games()).filter(|&i| self.plays(i)).count()
     }
 
     /// The limit engine `engine` plays with.
@@ -283,7 +297,7 @@ pub fn run(
                     if index >= total {
                         return;
                     }
-                    if done.contains(&index) {
+                    if done.contains(&index) || !config.plays(index) {
                         continue;
                     }
                     match play_one(config, index) {
@@ -411,9 +425,19 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
             pos.make_move(mv);
             moves.push(mv);
         }
+        // Scores as `pgn_game` writes them: pawns from Red's point of view.
+        let scores = game
+            .comments
+            .iter()
+            .map(|c| {
+                c.as_deref()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .map(|pawns| (pawns * 100.0).round() as i32)
+            })
+            .collect();
         let record = GameRecord {
             start_fen,
-            scores: Vec::new(),
+            scores,
             moves,
             outcome,
             reason: game.tag("Termination").unwrap_or_default().to_string(),

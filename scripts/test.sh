@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Every test: the Ray drivers' tests on a local 2-CPU cluster (the pinned Ray installed into
+# target/cluster-venv on first use), then `cargo test --release` (unit, integration and
+# property tests). `.ci/run` runs exactly this script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release
+venv=target/cluster-venv
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+fi
+"$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/cluster/requirements.txt
+"$venv/bin/python" scripts/cluster/test_cluster.py
+cargo test --release
