@@ -37,7 +37,7 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 
 /// Whether the engine searches with the network unless told otherwise (`UseNNUE`).
-pub const DEFAULT_ON: bool = false;
+pub const DEFAULT_ON: bool = true;
 
 /// The feature of `piece` on `sq` as `perspective` sees it.
 #[inline(always)]
