@@ -167,9 +167,12 @@ def merge(binary, args, shares_dir, pgn=None, js=None):
 
 def progress_line(summary, total):
     s = summary
+    # chariot writes null for an Elo it cannot give yet (all wins, all losses).
+    elo = "n/a" if s.get("elo") is None else f"{s['elo']:+.1f}"
+    error = "n/a" if s.get("elo_error95") is None else f"{s['elo_error95']:.1f}"
     line = (
         f"games {s['games']}/{total}  W/D/L {s['wins']}/{s['draws']}/{s['losses']}  "
-        f"Elo {s['elo']:+.1f} +- {s['elo_error95']:.1f}"
+        f"Elo {elo} +- {error}"
     )
     if s.get("sprt"):
         p = s["sprt"]

@@ -148,21 +148,40 @@ pub fn fit_k(records: &[Record]) -> f32 {
     (lo + hi) / 2.0
 }
 
-/// Mean loss of `model` over `records`, in parallel (fixed chunks, fixed order).
-pub fn mean_loss(model: &Model, records: &[Record], lambda: f32, k: f32) -> f32 {
+/// The mean of `loss` over `records`, in parallel: fixed chunks, summed in order, so the
+/// figure does not depend on the thread count.
+fn mean_of(records: &[Record], loss: impl Fn(&Record) -> f32 + Sync) -> f32 {
     if records.is_empty() {
         return 0.0;
     }
     let sums: Vec<f64> = records
         .par_chunks(4096)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .map(|r| model.loss(r, target(r, lambda, k), k) as f64)
-                .sum()
-        })
+        .map(|chunk| chunk.iter().map(|r| loss(r) as f64).sum())
         .collect();
     (sums.iter().sum::<f64>() / records.len() as f64) as f32
+}
+
+/// Mean loss of `model` over `records`.
+pub fn mean_loss(model: &Model, records: &[Record], lambda: f32, k: f32) -> f32 {
+    mean_of(records, |r| model.loss(r, target(r, lambda, k), k))
+}
+
+/// Mean loss of a prediction of `σ(score / K)` from each record's own search score.
+pub fn score_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
+    mean_of(records, |r| {
+        let e = sigmoid(r.score() as f32 / k) - target(r, lambda, k);
+        e * e
+    })
+}
+
+/// Mean loss of the hand-crafted evaluation's static score as the prediction.
+pub fn hce_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
+    mean_of(records, |r| {
+        let score = crate::position::Position::from_fen(&r.to_fen())
+            .map_or(0, |pos| crate::eval::evaluate(&pos));
+        let e = sigmoid(score as f32 / k) - target(r, lambda, k);
+        e * e
+    })
 }
 
 const CHECKPOINT_MAGIC: &[u8; 8] = b"CHARCKPT";
@@ -231,18 +250,7 @@ pub fn train_on(
         Some(path) => read_checkpoint(path)?,
         None => (0, Model::random(config.seed), Adam::new()),
     };
-    let score_baseline = if val.is_empty() {
-        0.0
-    } else {
-        let sum: f64 = val
-            .iter()
-            .map(|r| {
-                let e = sigmoid(r.score() as f32 / k) - target(r, config.lambda, k);
-                (e * e) as f64
-            })
-            .sum();
-        (sum / val.len() as f64) as f32
-    };
+    let score_baseline = pool.install(|| score_loss(val, config.lambda, k));
     let hce_baseline = pool.install(|| hce_loss(val, config.lambda, k));
     let threads = config.threads.max(1);
     let batch = config.batch.clamp(1, train.len());
@@ -331,28 +339,6 @@ pub fn train_on(
         hce_baseline,
         epochs,
     })
-}
-
-/// Mean loss of the hand-crafted evaluation's static score as the prediction.
-pub fn hce_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
-    if records.is_empty() {
-        return 0.0;
-    }
-    let sums: Vec<f64> = records
-        .par_chunks(4096)
-        .map(|chunk| {
-            chunk
-                .iter()
-                .map(|r| {
-                    let score = crate::position::Position::from_fen(&r.to_fen())
-                        .map_or(0, |pos| crate::eval::evaluate(&pos));
-                    let e = sigmoid(score as f32 / k) - target(r, lambda, k);
-                    (e * e) as f64
-                })
-                .sum()
-        })
-        .collect();
-    (sums.iter().sum::<f64>() / records.len() as f64) as f32
 }
 
 #[cfg(test)]
