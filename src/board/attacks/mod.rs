@@ -1,5 +1,5 @@
-//! Attack tables, all computed at compile time: leapers in [`leapers`], sliders in
-//! [`sliders`], and the line masks of a point here.
+//! Attack tables, all computed at compile time: leapers in `leapers.rs`, sliders in
+//! `sliders.rs`, and the line masks of a point here.
 //!
 //! Leapers (king, advisor, elephant, horse, pawn) get one table entry per point, with the
 //! blocking point (elephant eye, horse leg) stored beside the targets it guards.

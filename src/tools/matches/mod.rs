@@ -6,7 +6,7 @@
 //! simply restarted); games run `concurrency` at a time. The first engine's wins, draws and
 //! losses give the Elo estimate and the optional SPRT; a table ranks all engines.
 //!
-//! A first Ctrl-C (see [`interrupt`]) lets the games in progress finish and starts no new one;
+//! A first Ctrl-C (see [`interrupt()`]) lets the games in progress finish and starts no new one;
 //! a second abandons them. Finished games are in the PGN file, and `--resume` plays only the
 //! missing ones.
 
