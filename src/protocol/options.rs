@@ -81,6 +81,10 @@ impl Engine {
                 out.line(&format!(
                     "option evalfile type string default {EMBEDDED_NET}"
                 ));
+                out.line(&format!(
+                    "option rankbase type combo default auto {}",
+                    coords::RankSetting::VARS
+                ));
                 out.line("option newgame type button");
                 out.line("ucciok");
             }
