@@ -126,8 +126,18 @@ fn the_cyclone_dialect_and_pikafish_style_clients_get_ranks_0_to_9() {
 #[test]
 fn the_rank_base_follows_what_the_client_sends() {
     let mut e = Engine::start();
+    e.send("ucci");
+    let ucci = e.expect("ucciok");
+    assert!(
+        ucci.iter()
+            .any(|l| l.starts_with("option rankbase type combo default auto"))
+    );
     e.send("uci");
-    e.expect("uciok");
+    let uci = e.expect("uciok");
+    assert!(
+        uci.iter()
+            .any(|l| l.starts_with("option name RankBase type combo"))
+    );
     // No UCI_Variant and no rank 10, but "h3e3" is legal only read as 1..10.
     e.send("position startpos moves h3e3");
     e.send("go depth 3 searchmoves b10c8 h10g8");
