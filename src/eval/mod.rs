@@ -426,30 +426,6 @@ mod tests {
         evaluate(&Position::from_fen(fen).unwrap())
     }
 
-    /// Swaps colors and flips the board, so the same game seen from the other side.
-    fn color_flip(fen: &str) -> String {
-        let mut fields = fen.split_whitespace();
-        let placement = fields.next().unwrap();
-        let side = fields.next().unwrap_or("w");
-        let flipped: Vec<String> = placement
-            .split('/')
-            .rev()
-            .map(|rank| {
-                rank.chars()
-                    .map(|c| {
-                        if c.is_ascii_uppercase() {
-                            c.to_ascii_lowercase()
-                        } else {
-                            c.to_ascii_uppercase()
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let side = if side == "b" { "w" } else { "b" };
-        format!("{} {side}", flipped.join("/"))
-    }
-
     #[test]
     fn start_position_is_balanced_and_symmetric() {
         let start = eval(crate::position::START_FEN);
@@ -460,7 +436,8 @@ mod tests {
             "3k5/4a4/3P5/2R1P4/9/4r4/2p6/9/4A4/4K4 w",
         ];
         for fen in fens {
-            assert_eq!(eval(fen), eval(&color_flip(fen)), "{fen}");
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(evaluate(&pos), evaluate(&pos.colour_mirror()), "{fen}");
         }
     }
 
@@ -597,7 +574,9 @@ mod tests {
             16
         );
         // Black as the stronger side is judged the same way.
-        let pos = Position::from_fen(&color_flip("2bakab2/9/9/9/9/R8/9/9/9/3K5 w")).unwrap();
+        let pos = Position::from_fen("2bakab2/9/9/9/9/R8/9/9/9/3K5 w")
+            .unwrap()
+            .colour_mirror();
         assert_eq!(win_scale(&pos, Color::Black), 3);
     }
 

@@ -54,6 +54,34 @@ pub enum FenError {
 }
 
 impl Position {
+    /// The same game seen from the other side: colours swapped and ranks flipped, the other
+    /// side to move (for symmetry tests of evaluations).
+    pub fn colour_mirror(&self) -> Position {
+        let fen = self.to_fen();
+        let mut fields = fen.split_whitespace();
+        let placement = fields.next().unwrap_or_default();
+        let side = fields.next().unwrap_or("w");
+        let counters: Vec<&str> = fields.collect();
+        let ranks: Vec<String> = placement
+            .split('/')
+            .rev()
+            .map(|rank| {
+                rank.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if side == "b" { "w" } else { "b" };
+        let text = format!("{} {side} {}", ranks.join("/"), counters.join(" "));
+        Position::from_fen(text.trim()).expect("the mirror of a valid position is valid")
+    }
+
     /// Parses a FEN (2 to 6 fields; see the module docs).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
