@@ -1,6 +1,6 @@
 //! `chariot datagen`: self-play training data (and `--stats` over data files).
 
-use super::{EvalArgs, RuleArgs};
+use super::{EvalArgs, RuleArgs, comma_numbers};
 use chariot::search::tt;
 use clap::Args;
 use std::time::Duration;
@@ -62,17 +62,6 @@ pub struct DatagenArgs {
     pub eval: EvalArgs,
 }
 
-/// Parses `A,B` or `A,B,C` numbers for an adjudication option.
-fn numbers<const N: usize>(option: &str, text: &str) -> Result<[i64; N], String> {
-    let parts: Vec<Result<i64, _>> = text.split(',').map(|p| p.trim().parse::<i64>()).collect();
-    match parts.into_iter().collect::<Result<Vec<_>, _>>() {
-        Ok(v) if v.len() == N && v.iter().all(|&x| x >= 0) => Ok(v.try_into().expect("N values")),
-        _ => Err(format!(
-            "--{option} '{text}': expected {N} non-negative numbers separated by commas"
-        )),
-    }
-}
-
 pub fn run(args: DatagenArgs) -> Result<(), String> {
     use chariot::tools::datagen::{self, DatagenConfig, DatagenReport, selfplay::GameSettings};
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -101,9 +90,9 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
             tt::MAX_MB
         ));
     }
-    let [win_score, win_plies] = numbers::<2>("win-adjudication", &args.win_adjudication)?;
+    let [win_score, win_plies] = comma_numbers::<2>("win-adjudication", &args.win_adjudication)?;
     let [draw_after, draw_score, draw_plies] =
-        numbers::<3>("draw-adjudication", &args.draw_adjudication)?;
+        comma_numbers::<3>("draw-adjudication", &args.draw_adjudication)?;
     let config = DatagenConfig {
         output,
         settings: GameSettings {

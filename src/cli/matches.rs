@@ -400,31 +400,18 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
             }
         }
     };
-    let numbers = |flag: &str, text: &str, count: usize| -> Result<Vec<i64>, String> {
-        let v: Vec<i64> = text
-            .split(',')
-            .map(|x| x.trim().parse::<i64>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| format!("--{flag} '{text}': numbers expected"))?;
-        if v.len() != count || v.iter().any(|&n| n < 0) {
-            return Err(format!(
-                "--{flag} '{text}': {count} non-negative numbers expected"
-            ));
-        }
-        Ok(v)
-    };
     let mut adjudication = chariot::tools::matches::game::Adjudication::default();
     if let Some(text) = &args.draw_adjudication {
-        let v = numbers("draw-adjudication", text, 3)?;
+        let [after, score, moves] = super::comma_numbers::<3>("draw-adjudication", text)?;
         adjudication.draw = Some((
-            v[0] as usize,
-            v[1].min(100_000) as i32,
-            v[2].max(1) as usize,
+            after as usize,
+            score.min(100_000) as i32,
+            moves.max(1) as usize,
         ));
     }
     if let Some(text) = &args.win_adjudication {
-        let v = numbers("win-adjudication", text, 2)?;
-        adjudication.win = Some((v[0].clamp(1, 100_000) as i32, v[1].max(1) as usize));
+        let [score, moves] = super::comma_numbers::<2>("win-adjudication", text)?;
+        adjudication.win = Some((score.clamp(1, 100_000) as i32, moves.max(1) as usize));
     }
     // By default as many games at once as the cores allow, given each engine's threads.
     let threads = engines

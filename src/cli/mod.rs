@@ -170,3 +170,14 @@ pub fn run(cli: Cli) -> Result<(), String> {
         }
     }
 }
+
+/// Parses `A,B` or `A,B,C` numbers for an adjudication option.
+pub fn comma_numbers<const N: usize>(option: &str, text: &str) -> Result<[i64; N], String> {
+    let parts: Vec<Result<i64, _>> = text.split(',').map(|p| p.trim().parse::<i64>()).collect();
+    match parts.into_iter().collect::<Result<Vec<_>, _>>() {
+        Ok(v) if v.len() == N && v.iter().all(|&x| x >= 0) => Ok(v.try_into().expect("N values")),
+        _ => Err(format!(
+            "--{option} '{text}': expected {N} non-negative numbers separated by commas"
+        )),
+    }
+}
