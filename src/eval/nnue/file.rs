@@ -17,12 +17,18 @@
 //! Reading checks each field and the hash, so a truncated, corrupt or foreign file is
 //! refused with a message that says which; the engine then keeps the net it had.
 
-use super::{FEATURES, HIDDEN, Network};
+use super::{FEATURES, HIDDEN, Network, hidden_width};
 
 pub const MAGIC: &[u8; 8] = b"CHARNNUE";
 pub const VERSION: u32 = 1;
 /// What the architecture hash covers: inputs, width, activation, output, quantisation.
-pub const ARCHITECTURE: &str = "chariot-nnue: 2x(1260 rel-colour x kind x point, black flips ranks) -> 128 i16, screlu QA 255, out 2x128 QB 64 + bias, scale 400";
+pub const ARCHITECTURE: &str = concat!(
+    "chariot-nnue: 2x(1260 rel-colour x kind x point, black flips ranks) -> ",
+    hidden_width!(),
+    " i16, screlu QA 255, out 2x",
+    hidden_width!(),
+    " QB 64 + bias, scale 400"
+);
 
 /// FNV-1a, 64 bits.
 pub fn fnv64(bytes: &[u8]) -> u64 {

@@ -27,8 +27,18 @@ use std::sync::{Arc, LazyLock};
 
 /// Features per perspective: relative colour × kind × point.
 pub const FEATURES: usize = 2 * 7 * SQUARES;
+/// The accumulator width, as a literal so that the architecture string
+/// ([`file::ARCHITECTURE`]) is built from the same number: changing the width is this one
+/// line (and a net trained for it).
+macro_rules! hidden_width {
+    () => {
+        128
+    };
+}
+pub(crate) use hidden_width;
+
 /// Accumulator width of the shipped architecture.
-pub const HIDDEN: usize = 128;
+pub const HIDDEN: usize = hidden_width!();
 /// Quantisation of the accumulator (the clipped activation's top).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
