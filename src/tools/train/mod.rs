@@ -348,9 +348,12 @@ mod tests {
     use crate::position::Position;
     use crate::tools::datagen::selfplay::{GameSettings, Player, play_game};
 
+    /// A few hundred positions of hand-crafted self-play: fixed data that does not change
+    /// when the shipped net does.
     fn tiny_data() -> Vec<Record> {
         let settings = GameSettings {
             nodes: 300,
+            eval: crate::eval::Evaluator::Hce,
             ..GameSettings::default()
         };
         let openings = vec![Position::startpos()];
