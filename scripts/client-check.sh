@@ -2,20 +2,26 @@
 # Plays short games with Chariot through clients written by others, and checks each ends
 # normally:
 #   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black);
-#   2. XBoard in a virtual display, Chariot in UCCI mode behind the uci2wb adapter, against
-#      Debian's Sjaak II (a native XBoard engine that plays xiangqi), two games.
-# Installs what it needs (pip, apt-get); needs root for apt-get.
+#   2. XBoard in a virtual display, Chariot behind the uci2wb adapter (UCCI, or UCI with
+#      XBOARD_PROTOCOL=uci), against Debian's Sjaak II (a native XBoard engine that plays
+#      xiangqi) at 20 s + 0.1 s, pondering on (XBoard's "hard"; XBOARD_PONDER=0 turns it
+#      off). Any game lost on time, forfeited or ended abnormally fails the check.
+# Installs what it needs (pip, apt-get); needs root for apt-get. XBOARD_ONLY=1 skips cchess.
 #
 # Usage: scripts/client-check.sh [GAMES_FOR_XBOARD]
+#   e.g. XBOARD_ONLY=1 scripts/client-check.sh 21   (uci2wb turns pondering on from the
+#   second game of a match: the first game's "hard" reaches it before the engine's options)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-2}
 cargo build --release --quiet
 engine="$PWD/target/release/chariot"
 
-echo "== cchess (UcciEngine + UciEngine) =="
-python3 -c "import cchess" 2>/dev/null || pip install --quiet cchess
-python3 scripts/client_check_cchess.py "$engine" 30
+if [ "${XBOARD_ONLY:-0}" != 1 ]; then
+  echo "== cchess (UcciEngine + UciEngine) =="
+  python3 -c "import cchess" 2>/dev/null || pip install --quiet cchess
+  python3 scripts/client_check_cchess.py "$engine" 30
+fi
 
 echo "== XBoard + uci2wb against Sjaak II =="
 export PATH="$PATH:/usr/games"
@@ -25,13 +31,20 @@ if ! command -v xboard >/dev/null || ! command -v uci2wb >/dev/null || ! command
 fi
 work=$(mktemp -d)
 pgn="$work/games.pgn"
-xvfb-run -a xboard -variant xiangqi \
-  -fcp "$engine" -fd "$PWD" -fUCCI -uxiAdapter 'uci2wb -%variant "%fcp" "%fd"' \
-  -scp sjaakii -sd "$work" -mg "$games" -tc 0:20 -inc 0.1 -noGUI \
+if [ "${XBOARD_PROTOCOL:-ucci}" = uci ]; then
+  protocol=(-fUCI -adapterCommand 'uci2wb -c "%fcp" "%fd"')
+else
+  protocol=(-fUCCI -uxiAdapter 'uci2wb -%variant "%fcp" "%fd"')
+fi
+if [ "${XBOARD_PONDER:-1}" = 1 ]; then ponder=-ponder; else ponder=-xponder; fi
+echo "(${XBOARD_PROTOCOL:-ucci}, $ponder, $games games; XBoard's debug log: $work/xboard.debug)"
+xvfb-run -a xboard -variant xiangqi -fcp "$engine" -fd "$PWD" "${protocol[@]}" \
+  -scp sjaakii -sd "$work" -mg "$games" -tc 0:20 -inc 0.1 -noGUI "$ponder" \
+  -debug -nameOfDebugFile "$work/xboard.debug" \
   -saveGameFile "$pgn" >"$work/xboard.log" 2>&1 &
 xboard_pid=$!
 # XBoard does not always exit after a match: wait for the games in the PGN, then end it.
-for _ in $(seq 600); do
+for _ in $(seq $((300 * games))); do
   done_games=$(grep -c '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]' "$pgn" 2>/dev/null || true)
   [ "${done_games:-0}" -ge "$games" ] && break
   kill -0 "$xboard_pid" 2>/dev/null || break
@@ -47,7 +60,7 @@ if [ "${done_games:-0}" -lt "$games" ]; then
   echo "XBoard finished only ${done_games:-0} of $games games; log in $work" >&2
   exit 1
 fi
-if grep -qiE 'illegal|forfeit|crash|disconnect' "$pgn"; then
+if grep -qiE 'illegal|forfeit|crash|disconnect|on time|flag fell' "$pgn"; then
   echo "a game ended abnormally; see $pgn" >&2
   exit 1
 fi
