@@ -122,8 +122,18 @@ pub enum SprtVerdict {
 
 impl Sprt {
     /// The log-likelihood ratio of the games so far (normal approximation).
+    ///
+    /// The per-game variance is estimated with one extra win, draw and loss added: from a
+    /// handful of games the plain sample variance can be near zero (5 wins and a draw give
+    /// 0.035), which makes the ratio explode and stops the test after six games. The extra
+    /// games weigh nothing after a few hundred.
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let variance = tally.variance();
+        let smoothed = Tally {
+            wins: tally.wins + 1,
+            draws: tally.draws + 1,
+            losses: tally.losses + 1,
+        };
+        let variance = smoothed.variance();
         if tally.games() == 0 || variance <= 0.0 {
             return 0.0;
         }
@@ -241,13 +251,13 @@ mod tests {
             draws: 20,
             losses: 20,
         });
-        assert!(close(llr, 0.8832073, 1e-6), "{llr}");
+        assert!(close(llr, 0.8759518, 1e-6), "{llr}");
         let llr = sprt.llr(&Tally {
             wins: 1200,
             draws: 1500,
             losses: 1100,
         });
-        assert!(close(llr, 1.7294429, 1e-6), "{llr}");
+        assert!(close(llr, 1.7293013, 1e-6), "{llr}");
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944439, 1e-6) && close(upper, 2.944439, 1e-6));
         assert_eq!(
@@ -270,5 +280,31 @@ mod tests {
             losses: 2400,
         };
         assert_eq!(sprt.verdict(&weak), SprtVerdict::AcceptH0);
+    }
+
+    #[test]
+    fn sprt_does_not_stop_on_a_handful_of_games() {
+        // 5 wins and a draw: the plain sample variance (0.035) gave an LLR of 6.4 and
+        // accepted H1 at once; with the smoothed variance it is 1.9, and the test goes on.
+        let sprt = Sprt {
+            elo0: 50.0,
+            elo1: 150.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let few = Tally {
+            wins: 5,
+            draws: 1,
+            losses: 0,
+        };
+        assert!(close(sprt.llr(&few), 1.8845653, 1e-6), "{}", sprt.llr(&few));
+        assert_eq!(sprt.verdict(&few), SprtVerdict::Continue);
+        // The same proportions over 60 games decide.
+        let many = Tally {
+            wins: 50,
+            draws: 10,
+            losses: 0,
+        };
+        assert_eq!(sprt.verdict(&many), SprtVerdict::AcceptH1);
     }
 }
