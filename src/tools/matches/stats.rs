@@ -121,24 +121,29 @@ pub enum SprtVerdict {
 }
 
 impl Sprt {
-    /// The log-likelihood ratio of the games so far (normal approximation).
+    /// The log-likelihood ratio of the games so far: the generalised SPRT on the
+    /// win/draw/loss (trinomial) model. Under each hypothesis the outcome probabilities are
+    /// the maximum-likelihood ones whose expected score is that hypothesis's score; the LLR
+    /// is the log-likelihood of the games under H1's probabilities minus under H0's.
     ///
-    /// The per-game variance is estimated with one extra win, draw and loss added: from a
-    /// handful of games the plain sample variance can be near zero (5 wins and a draw give
-    /// 0.035), which makes the ratio explode and stops the test after six games. The extra
-    /// games weigh nothing after a few hundred.
+    /// The frequencies the probabilities are fitted to count one extra win, draw and loss:
+    /// with no draws or no losses yet no distribution of the observed outcomes has the
+    /// hypothesis's score. That prior weighs nothing after a few hundred games. (The normal
+    /// approximation with the sample variance, used before, accepted H1 after 5 wins and a
+    /// draw: near-zero variance makes it explode on lopsided starts.)
     pub fn llr(&self, tally: &Tally) -> f64 {
-        let smoothed = Tally {
-            wins: tally.wins + 1,
-            draws: tally.draws + 1,
-            losses: tally.losses + 1,
-        };
-        let variance = smoothed.variance();
-        if tally.games() == 0 || variance <= 0.0 {
+        if tally.games() == 0 {
             return 0.0;
         }
-        let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-        tally.games() as f64 * (s1 - s0) * (2.0 * tally.score() - s0 - s1) / (2.0 * variance)
+        let counts = [tally.wins as f64, tally.draws as f64, tally.losses as f64];
+        let total = tally.games() as f64 + 3.0;
+        let freq = counts.map(|c| (c + 1.0) / total);
+        let p0 = constrained_mle(freq, score_from_elo(self.elo0));
+        let p1 = constrained_mle(freq, score_from_elo(self.elo1));
+        (0..3)
+            .filter(|&i| counts[i] > 0.0)
+            .map(|i| counts[i] * (p1[i] / p0[i]).ln())
+            .sum()
     }
 
     /// The lower and upper LLR bounds.
@@ -160,6 +165,31 @@ impl Sprt {
             SprtVerdict::Continue
         }
     }
+}
+
+/// The win/draw/loss probabilities closest (in likelihood) to the frequencies `freq` whose
+/// expected score is `score`: `p_i = f_i / (1 + λ (x_i − score))` with λ the root of
+/// `Σ f_i (x_i − score) / (1 + λ (x_i − score)) = 0`, found by bisection (the sum falls as
+/// λ rises, and λ must keep every denominator positive).
+fn constrained_mle(freq: [f64; 3], score: f64) -> [f64; 3] {
+    const X: [f64; 3] = [1.0, 0.5, 0.0];
+    let score = score.clamp(1e-9, 1.0 - 1e-9);
+    let sum = |lambda: f64| -> f64 {
+        (0..3)
+            .map(|i| freq[i] * (X[i] - score) / (1.0 + lambda * (X[i] - score)))
+            .sum()
+    };
+    let (mut lo, mut hi) = (-1.0 / (1.0 - score), 1.0 / score);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if sum(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    std::array::from_fn(|i| freq[i] / (1.0 + lambda * (X[i] - score)))
 }
 
 #[cfg(test)]
@@ -251,13 +281,13 @@ mod tests {
             draws: 20,
             losses: 20,
         });
-        assert!(close(llr, 0.8759518, 1e-6), "{llr}");
+        assert!(close(llr, 0.7073337, 1e-6), "{llr}");
         let llr = sprt.llr(&Tally {
             wins: 1200,
             draws: 1500,
             losses: 1100,
         });
-        assert!(close(llr, 1.7293013, 1e-6), "{llr}");
+        assert!(close(llr, 1.7278281, 1e-6), "{llr}");
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944439, 1e-6) && close(upper, 2.944439, 1e-6));
         assert_eq!(
@@ -284,8 +314,9 @@ mod tests {
 
     #[test]
     fn sprt_does_not_stop_on_a_handful_of_games() {
-        // 5 wins and a draw: the plain sample variance (0.035) gave an LLR of 6.4 and
-        // accepted H1 at once; with the smoothed variance it is 1.9, and the test goes on.
+        // 5 wins and a draw: the normal approximation (sample variance 0.035) gave an LLR
+        // of 6.4 and accepted H1 at once; the trinomial GSPRT gives 1.28 and goes on, and
+        // 8 wins in a row (1.74) do not decide either.
         let sprt = Sprt {
             elo0: 50.0,
             elo1: 150.0,
@@ -297,8 +328,15 @@ mod tests {
             draws: 1,
             losses: 0,
         };
-        assert!(close(sprt.llr(&few), 1.8845653, 1e-6), "{}", sprt.llr(&few));
+        assert!(close(sprt.llr(&few), 1.2823322, 1e-6), "{}", sprt.llr(&few));
         assert_eq!(sprt.verdict(&few), SprtVerdict::Continue);
+        let straight = Tally {
+            wins: 8,
+            draws: 0,
+            losses: 0,
+        };
+        assert!(close(sprt.llr(&straight), 1.7407716, 1e-6));
+        assert_eq!(sprt.verdict(&straight), SprtVerdict::Continue);
         // The same proportions over 60 games decide.
         let many = Tally {
             wins: 50,
