@@ -1,9 +1,10 @@
 //! Match statistics: Elo difference with a 95% error bar, likelihood of superiority, and the
 //! sequential probability ratio test that decides when a match has said enough.
 //!
-//! Scores follow the logistic Elo model (a 100-Elo edge scores about 64%). The error bar and
-//! the SPRT use the trinomial (win/draw/loss) variance of the per-game score with the normal
-//! approximation, as engine testing frameworks do.
+//! Scores follow the logistic Elo model (a 100-Elo edge scores about 64%). The error bar uses
+//! the trinomial (win/draw/loss) variance of the per-game score with the normal
+//! approximation; the SPRT uses the trinomial likelihoods themselves ([`Sprt::llr`]), which
+//! stay sound on the lopsided handful of games a strong change starts with.
 
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
