@@ -197,6 +197,23 @@ fn constrained_mle(freq: [f64; 3], score: f64) -> [f64; 3] {
 mod tests {
     use super::*;
 
+    fn tally(wins: u64, draws: u64, losses: u64) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    fn sprt(elo0: f64, elo1: f64) -> Sprt {
+        Sprt {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+        }
+    }
+
     fn close(a: f64, b: f64, eps: f64) -> bool {
         (a - b).abs() < eps
     }
@@ -206,110 +223,42 @@ mod tests {
 
     #[test]
     fn elo_and_error_bar() {
-        let t = Tally {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        };
+        let t = tally(60, 20, 20);
         let (elo, err) = t.elo().unwrap();
         assert!(close(elo, 147.1907, 1e-3), "{elo}");
         assert!(close(err, 66.0134, 1e-3), "{err}");
-        let t = Tally {
-            wins: 1200,
-            draws: 1500,
-            losses: 1100,
-        };
+        let t = tally(1200, 1500, 1100);
         let (elo, err) = t.elo().unwrap();
         assert!(close(elo, 9.1452, 1e-3), "{elo}");
         assert!(close(err, 8.5969, 1e-3), "{err}");
         assert!(close(score_from_elo(elo_from_score(0.37)), 0.37, 1e-12));
         assert!(close(score_from_elo(100.0), 0.6400649998, 1e-9));
-        assert_eq!(
-            Tally {
-                wins: 3,
-                draws: 0,
-                losses: 0
-            }
-            .elo(),
-            None
-        );
+        assert_eq!(tally(3, 0, 0).elo(), None);
     }
 
     #[test]
     fn likelihood_of_superiority() {
-        assert!(close(
-            Tally {
-                wins: 60,
-                draws: 20,
-                losses: 20
-            }
-            .los(),
-            0.9999961,
-            1e-6
-        ));
-        assert!(close(
-            Tally {
-                wins: 1200,
-                draws: 1500,
-                losses: 1100
-            }
-            .los(),
-            0.9814719,
-            1e-6
-        ));
-        assert!(close(
-            Tally {
-                wins: 5,
-                draws: 9,
-                losses: 5
-            }
-            .los(),
-            0.5,
-            1e-8
-        ));
+        assert!(close(tally(60, 20, 20).los(), 0.9999961, 1e-6));
+        assert!(close(tally(1200, 1500, 1100).los(), 0.9814719, 1e-6));
+        assert!(close(tally(5, 9, 5).los(), 0.5, 1e-8));
     }
 
     #[test]
     fn sprt_log_likelihood_ratio() {
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
-        let llr = sprt.llr(&Tally {
-            wins: 60,
-            draws: 20,
-            losses: 20,
-        });
+        let sprt = sprt(0.0, 5.0);
+        let llr = sprt.llr(&tally(60, 20, 20));
         assert!(close(llr, 0.7073337, 1e-6), "{llr}");
-        let llr = sprt.llr(&Tally {
-            wins: 1200,
-            draws: 1500,
-            losses: 1100,
-        });
+        let llr = sprt.llr(&tally(1200, 1500, 1100));
         assert!(close(llr, 1.7278281, 1e-6), "{llr}");
         let (lower, upper) = sprt.bounds();
         assert!(close(lower, -2.944439, 1e-6) && close(upper, 2.944439, 1e-6));
         assert_eq!(
-            sprt.verdict(&Tally {
-                wins: 1200,
-                draws: 1500,
-                losses: 1100
-            }),
+            sprt.verdict(&tally(1200, 1500, 1100)),
             SprtVerdict::Continue
         );
-        let strong = Tally {
-            wins: 2400,
-            draws: 3000,
-            losses: 2000,
-        };
+        let strong = tally(2400, 3000, 2000);
         assert_eq!(sprt.verdict(&strong), SprtVerdict::AcceptH1);
-        let weak = Tally {
-            wins: 2000,
-            draws: 3000,
-            losses: 2400,
-        };
+        let weak = tally(2000, 3000, 2400);
         assert_eq!(sprt.verdict(&weak), SprtVerdict::AcceptH0);
     }
 
@@ -318,32 +267,15 @@ mod tests {
         // 5 wins and a draw: the normal approximation (sample variance 0.035) gave an LLR
         // of 6.4 and accepted H1 at once; the trinomial GSPRT gives 1.28 and goes on, and
         // 8 wins in a row (1.74) do not decide either.
-        let sprt = Sprt {
-            elo0: 50.0,
-            elo1: 150.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
-        let few = Tally {
-            wins: 5,
-            draws: 1,
-            losses: 0,
-        };
+        let sprt = sprt(50.0, 150.0);
+        let few = tally(5, 1, 0);
         assert!(close(sprt.llr(&few), 1.2823322, 1e-6), "{}", sprt.llr(&few));
         assert_eq!(sprt.verdict(&few), SprtVerdict::Continue);
-        let straight = Tally {
-            wins: 8,
-            draws: 0,
-            losses: 0,
-        };
+        let straight = tally(8, 0, 0);
         assert!(close(sprt.llr(&straight), 1.7407716, 1e-6));
         assert_eq!(sprt.verdict(&straight), SprtVerdict::Continue);
         // The same proportions over 60 games decide.
-        let many = Tally {
-            wins: 50,
-            draws: 10,
-            losses: 0,
-        };
+        let many = tally(50, 10, 0);
         assert_eq!(sprt.verdict(&many), SprtVerdict::AcceptH1);
     }
 }
