@@ -201,6 +201,8 @@ pub struct RootMove {
     pub mv: Move,
     pub value: Value,
     pub previous_value: Value,
+    /// The iteration that gave `value` and `pv`.
+    pub depth: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
     /// Nodes this thread spent below the move in this search (for time management: a move

@@ -7,7 +7,8 @@
 //! for work on a channel, so starting a search costs no thread creation.
 
 use super::tt::TranspositionTable;
-use super::{Limits, MATE_BOUND, Reporter, SearchResult, SharedState, Silent, Worker};
+use super::worker::line_info;
+use super::{Limits, MATE_BOUND, Reporter, RootMove, SearchResult, SharedState, Silent, Worker};
 use crate::core::Move;
 use crate::position::Position;
 use crossbeam_channel::{Receiver, Sender, unbounded};
@@ -28,6 +29,8 @@ struct ThreadOutcome {
     pv: Vec<Move>,
     value: i32,
     depth: i32,
+    /// Its first line, to report when its move is chosen.
+    line: Option<RootMove>,
 }
 
 struct Job {
@@ -87,6 +90,7 @@ fn outcome_of(worker: &Worker) -> ThreadOutcome {
         pv: best.map(|rm| rm.pv.clone()).unwrap_or_default(),
         value: best.map_or(0, |rm| rm.value),
         depth: worker.completed_depth(),
+        line: best.cloned(),
     }
 }
 
@@ -173,23 +177,32 @@ fn run_job(worker: &mut Worker, job: &Job) {
         .filter_map(|_| job.helper_results.1.recv().ok())
         .collect();
     let mut result = result_of(worker, &job.shared);
-    let main = outcome_of(worker);
-    let floor = vote_floor(&main, &helpers, job.limits.depth);
-    let chosen = vote(&main, &helpers, floor);
-    // Of the threads that chose that move, the deepest one's line is reported: a helper that
-    // completed the last iteration knows it better than a main thread stopped one short.
-    let chosen = std::iter::once(&main)
-        .chain(helpers.iter())
-        .filter(|o| o.best == chosen.best && o.depth >= chosen.depth)
-        .max_by_key(|o| o.depth)
-        .cloned()
-        .unwrap_or(chosen);
-    // The chosen thread's line (its move, or the same move seen deeper) is the answer.
-    if chosen.best.is_some() && (chosen.best != result.best || chosen.depth > result.depth) {
-        result.best = chosen.best;
-        result.ponder = chosen.pv.get(1).copied();
-        result.value = chosen.value;
-        result.depth = chosen.depth.max(1);
+    // With several lines the main thread's ranking is the answer: a vote would pick one
+    // thread's first line against another's.
+    if job.limits.multipv <= 1 {
+        let main = outcome_of(worker);
+        let floor = vote_floor(&main, &helpers, job.limits.depth);
+        let chosen = vote(&main, &helpers, floor);
+        // Of the threads that chose that move, the deepest one's line is reported: a helper
+        // that completed the last iteration knows it better than a main thread stopped short.
+        let chosen = std::iter::once(&main)
+            .chain(helpers.iter())
+            .filter(|o| o.best == chosen.best && o.depth >= chosen.depth)
+            .max_by_key(|o| o.depth)
+            .cloned()
+            .unwrap_or(chosen);
+        // The chosen thread's line (its move, or the same move seen deeper) is the answer, and
+        // is reported as the first line so that `bestmove` is always line 1's first move.
+        if chosen.best.is_some() && (chosen.best != result.best || chosen.depth > result.depth) {
+            result.best = chosen.best;
+            result.ponder = chosen.pv.get(1).copied();
+            result.value = chosen.value;
+            result.depth = chosen.depth.max(1);
+            if let Some(line) = &chosen.line {
+                job.reporter
+                    .iteration(&line_info(line, 0, &tt, &job.shared));
+            }
+        }
     }
     result.nodes = job.shared.total_nodes();
     job.reporter.finished(&result);
@@ -351,6 +364,7 @@ mod tests {
             pv: vec![best],
             value,
             depth,
+            line: None,
         }
     }
 

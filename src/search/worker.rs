@@ -3,6 +3,15 @@
 //! move with its evaluation accumulator, evaluating, repetition and rule scores). The node
 //! searches themselves are in [`super::pvs`] and [`super::qsearch`].
 //!
+//! What is reported is what an analysis GUI can show as it comes: the lines of an iteration
+//! are printed together when the iteration is complete, best first, each a different root
+//! move, all of that depth (GUIs keep the first line they see for each depth and line
+//! number, so a line printed and then displaced within the same depth would stay on screen).
+//! Aspiration bounds are printed only with a single line. An iteration cut short leaves the
+//! lines of the last complete one as the answer, so `bestmove` is always the first move of
+//! the last line 1 printed; the one exception, with a single line, is a move that proved
+//! better than the old best within the unfinished iteration: it is printed, then played.
+//!
 //! The worker keeps one evaluation accumulator per ply: the hand-crafted evaluation's
 //! material and square sums, or the network's two perspectives (`eval::nnue`), whichever the
 //! search's `Limits::eval` chose; a move updates the next ply's from the current one, a null
@@ -70,6 +79,31 @@ pub(super) fn ply_array<T: Clone>(value: T) -> PlyArray<T> {
         .unwrap_or_else(|_| unreachable!("the vector has PLY_SLOTS elements"))
 }
 
+/// What a root move's line says, as a report (`multipv` is `slot + 1`). A move not searched
+/// in the last iteration shows the value it had before.
+pub(super) fn line_info(
+    rm: &RootMove,
+    slot: usize,
+    tt: &TranspositionTable,
+    shared: &SharedState,
+) -> IterationInfo {
+    IterationInfo {
+        depth: rm.depth.max(1),
+        seldepth: rm.seldepth.max(1),
+        multipv: slot + 1,
+        value: if rm.value == -INFINITE {
+            rm.previous_value
+        } else {
+            rm.value
+        },
+        bound: None,
+        nodes: shared.total_nodes(),
+        elapsed: shared.elapsed(),
+        hashfull: tt.hashfull(),
+        pv: rm.pv.clone(),
+    }
+}
+
 /// One search thread's state; its histories live on between searches.
 pub struct Worker {
     pub id: usize,
@@ -92,6 +126,8 @@ pub struct Worker {
     pub(super) limits: Limits,
     pub(super) stopped: bool,
     pub(super) completed_depth: i32,
+    /// The aspiration window of the root search under way.
+    pub(super) window: (Value, Value),
 }
 
 impl Worker {
@@ -114,6 +150,7 @@ impl Worker {
             limits: Limits::default(),
             stopped: false,
             completed_depth: 0,
+            window: (-INFINITE, INFINITE),
         }
     }
 
@@ -165,6 +202,7 @@ impl Worker {
                 mv,
                 value: -INFINITE,
                 previous_value: -INFINITE,
+                depth: 0,
                 seldepth: 0,
                 pv: vec![mv],
                 nodes: 0,
@@ -247,6 +285,9 @@ impl Worker {
             for rm in &mut self.root_moves {
                 rm.previous_value = rm.value;
             }
+            // The lines as the last completed iteration left them: what an interrupted one
+            // falls back to (`settle_interrupted`).
+            let committed = self.root_moves.clone();
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_index].previous_value;
@@ -260,6 +301,7 @@ impl Worker {
                     (-INFINITE, INFINITE)
                 };
                 loop {
+                    self.window = (alpha, beta);
                     let value =
                         self.root_search(depth, alpha, beta, pv_index, tt, shared, reporter);
                     self.root_moves[pv_index..].sort_by_key(|rm| std::cmp::Reverse(rm.value));
@@ -279,17 +321,32 @@ impl Worker {
                     if bound.is_none() {
                         break;
                     }
-                    if self.id == 0 && shared.elapsed() > Duration::from_secs(3) {
-                        self.report(pv_index, depth, bound, tt, shared, reporter);
+                    // A bound is worth showing on a long search, but only with one line: a
+                    // GUI showing several keeps the first line of each depth it sees.
+                    if self.id == 0 && multipv == 1 && shared.elapsed() > Duration::from_secs(3) {
+                        self.report(pv_index, bound, tt, shared, reporter);
                     }
                     window += window / 2 + PARAMS.aspiration_growth;
                 }
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.value));
-                if self.id == 0 && !(self.stopped && depth > 1) {
-                    self.report(pv_index, depth, None, tt, shared, reporter);
-                }
                 if self.stopped {
                     break;
+                }
+            }
+            if self.stopped && depth > 1 {
+                self.settle_interrupted(committed, multipv, tt, shared, reporter);
+                break;
+            }
+            // The iteration's lines, best first, each a different root move, all of this
+            // depth: reported together once they are all known, so that no line is shown and
+            // then displaced by a later line of the same depth.
+            if self.id == 0 {
+                for slot in 0..multipv {
+                    // (Stopped within depth 1, lines not yet searched are left out.)
+                    let known = self.root_moves[slot].value > -INFINITE;
+                    if slot == 0 || known {
+                        self.report(slot, None, tt, shared, reporter);
+                    }
                 }
             }
             if self.stopped {
@@ -298,8 +355,9 @@ impl Worker {
             self.completed_depth = depth;
             if self.id != 0 {
                 // A helper that completes the requested depth ends a depth-limited search for
-                // everyone: the answer is there, whichever thread found it.
-                if limits.depth == Some(depth) && !limits.infinite {
+                // everyone: the answer is there, whichever thread found it. (With several
+                // lines the main thread's are the answer: it completes them itself.)
+                if limits.depth == Some(depth) && !limits.infinite && multipv == 1 {
                     shared.stop.store(true, Ordering::Relaxed);
                     break;
                 }
@@ -339,35 +397,51 @@ impl Worker {
         self.report_nodes(shared);
     }
 
-    /// Reports line `pv_index` of the current iteration.
-    #[allow(clippy::too_many_arguments)]
+    /// Reports the line in `slot` (0-based) as it stands.
     pub(super) fn report(
         &self,
-        pv_index: usize,
-        depth: i32,
+        slot: usize,
         bound: Option<Bound>,
         tt: &TranspositionTable,
         shared: &SharedState,
         reporter: &dyn Reporter,
     ) {
         self.report_nodes(shared);
-        let rm = &self.root_moves[pv_index];
-        let value = if rm.value == -INFINITE {
-            rm.previous_value
-        } else {
-            rm.value
-        };
-        reporter.iteration(&IterationInfo {
-            depth,
-            seldepth: rm.seldepth.max(1),
-            multipv: pv_index + 1,
-            value,
-            bound,
-            nodes: shared.total_nodes(),
-            elapsed: shared.elapsed(),
-            hashfull: tt.hashfull(),
-            pv: rm.pv.clone(),
-        });
+        let mut info = line_info(&self.root_moves[slot], slot, tt, shared);
+        info.bound = bound;
+        if info.value == -INFINITE {
+            // Only when stopped within the first iteration, before this move was searched.
+            info.value = self.stack[0].static_eval;
+        }
+        reporter.iteration(&info);
+    }
+
+    /// The search was stopped within iteration `root_depth`, after `committed` (the root
+    /// moves as the previous iteration left them). What was reported last stays the answer:
+    /// the lines go back to `committed`, except that with one line a move that has proved
+    /// better than the last iteration's best in this one (its search finished, above the
+    /// best's window) is kept and reported, since the old best is refuted.
+    fn settle_interrupted(
+        &mut self,
+        committed: Vec<RootMove>,
+        multipv: usize,
+        tt: &TranspositionTable,
+        shared: &SharedState,
+        reporter: &dyn Reporter,
+    ) {
+        let first = &self.root_moves[0];
+        let refuted = multipv == 1
+            && first.mv != committed[0].mv
+            && first.depth == self.root_depth
+            && first.value > -INFINITE;
+        if !refuted {
+            self.root_moves = committed;
+            return;
+        }
+        if self.id == 0 {
+            let bound = (first.value >= self.window.1).then_some(Bound::Lower);
+            self.report(0, bound, tt, shared, reporter);
+        }
     }
 
     /// Searches the root moves from `pv_index` on.
@@ -437,6 +511,7 @@ impl Worker {
             let rm = &mut self.root_moves[i];
             if i == pv_index || value > alpha {
                 rm.value = value;
+                rm.depth = depth;
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(mv);
