@@ -13,7 +13,7 @@ use std::time::Duration;
 const POSITIONS: &[&str] = &[
     "startpos",
     "startpos moves h2e2 h9g7 h0g2 i9h9 i0h0 b9c7",
-    "startpos moves c3c4 g6g5 b0c2 b9c7 b2e2 h9g7 h0g2 i9h9",
+    "startpos moves c3c4 g6g5 b0c2 b9c7 h2e2 h9g7 h0g2 i9h9",
     "fen r2ak4/9/2n1b4/p1C1p1c1p/9/2P6/P3P3P/4C4/9/2BAKA3 w - - 0 1",
     "fen 2bakab2/9/2n1c1n2/p1p1p3p/6p2/2P6/P3P1P1P/2N1C1N2/9/2BAKAB2 b - - 0 1",
     "fen 3ak4/4a4/4b4/4R4/2b6/9/9/4B4/4A4/2BAK1r2 w - - 0 1",
@@ -217,4 +217,151 @@ fn an_interrupted_analysis_keeps_its_completed_lines() {
         let out = e.until(Duration::from_secs(10), |l| l.starts_with("bestmove"));
         check_search(&out, 3, &format!("stopped, {position}"));
     }
+}
+
+/// Sends `go depth 3` and returns everything up to the answer, which must be "no move".
+fn no_move_answer(e: &mut Engine, dialect: &str) -> Vec<String> {
+    e.send("go depth 3");
+    let (done, answer) = if dialect == "uci" {
+        ("bestmove", "bestmove (none)")
+    } else {
+        ("nobestmove", "nobestmove")
+    };
+    let out = e.until(Duration::from_secs(20), move |l| l.starts_with(done));
+    assert_eq!(out.last().unwrap(), answer, "{out:#?}");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string error: no position to search")),
+        "{out:#?}"
+    );
+    out
+}
+
+#[test]
+fn no_move_is_given_for_a_position_that_was_refused() {
+    for dialect in ["ucci", "uci"] {
+        let mut e = Engine::start();
+        e.send(dialect);
+        e.expect(if dialect == "uci" { "uciok" } else { "ucciok" });
+        // A good position first, so there is an earlier one the engine could wrongly use.
+        e.send("position startpos moves h2e2");
+        e.send("go depth 3");
+        e.expect("bestmove");
+        for refused in [
+            "position fen rnbakabnr/9/1c5c1 w",
+            "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
+            "position banana",
+            "position fen",
+            "fen 3k5/9/9/9/9/9/9/9/9/3K1K3 w - - 0 1",
+        ] {
+            e.send(refused);
+            no_move_answer(&mut e, dialect);
+            // It stays so, for every `go`, until a good position arrives.
+            no_move_answer(&mut e, dialect);
+            e.send("position startpos");
+            e.send("go depth 3");
+            let out = e.expect("bestmove");
+            assert!(out.last().unwrap().len() > "bestmove ".len(), "{out:#?}");
+        }
+        // An illegal move: the error names it and its index, and the position is refused.
+        e.send("position startpos moves h2e2 h9g7 h2h9");
+        let out = no_move_answer(&mut e, dialect);
+        assert!(
+            out.iter()
+                .any(|l| l.starts_with("info string error: move 3 of 3, 'h2h9'")),
+            "{out:#?}"
+        );
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 3");
+        let out = e.expect("bestmove");
+        let best = common::bestmove_of(&out);
+        assert!(
+            common::legal_in(None, &["h2e2", "h9g7"], &best),
+            "{best}: {out:#?}"
+        );
+    }
+}
+
+#[test]
+fn the_static_score_is_the_evaluation_the_engine_plays_with() {
+    let fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/6P2/P1P1P3P/1CN3NC1/9/R1BAKAB1R b - - 0 1";
+    let pos = chariot::Position::from_fen(fen).unwrap();
+    let net = chariot::eval::Evaluator::default().evaluate(&pos);
+    let hce = chariot::eval::Evaluator::Hce.evaluate(&pos);
+    assert_ne!(net, hce, "the test needs a position where they differ");
+    let hash = format!("{:016x}", chariot::eval::nnue::embedded().hash);
+    let mut e = Engine::start();
+    e.send("ucci");
+    e.expect("ucciok");
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 0");
+    let out = e.expect("nobestmove");
+    assert!(
+        out.contains(&format!("info depth 0 score {net}")),
+        "{out:#?}"
+    );
+    e.send("eval");
+    e.send("isready");
+    let out = e.expect("readyok");
+    let last = out
+        .iter()
+        .find(|l| l.starts_with("info string Static evaluation"))
+        .unwrap_or_else(|| panic!("{out:#?}"));
+    assert!(last.contains(&hash), "{last}");
+    assert!(
+        last.contains(&format!("cp {} and cp {net}", -net)),
+        "{last}"
+    );
+    // Every piece but the kings has its share on the board (two rows per rank).
+    let rows = out
+        .iter()
+        .filter(|l| l.starts_with("info string ") && l.contains('.'))
+        .count();
+    assert!(rows >= 10, "{out:#?}");
+    e.send("setoption usennue false");
+    e.send("go depth 0");
+    let out = e.expect("nobestmove");
+    assert!(
+        out.contains(&format!("info depth 0 score {hce}")),
+        "{out:#?}"
+    );
+    // UCI: the same command.
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect("uciok");
+    e.send(&format!("position fen {fen}"));
+    e.send("eval");
+    e.send("isready");
+    let out = e.expect("readyok");
+    assert!(
+        out.iter()
+            .any(|l| l.starts_with("info string Static evaluation (NNUE")
+                && l.contains(&format!("cp {net}"))),
+        "{out:#?}"
+    );
+}
+
+#[test]
+fn chariot_eval_explains_a_fen_from_the_shell() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args(["eval", "startpos", "--moves", "h2e2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let hash = format!("{:016x}", chariot::eval::nnue::embedded().hash);
+    assert!(text.contains(&hash), "{text}");
+    assert!(text.contains("(Black to move)"), "{text}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+        .args([
+            "eval",
+            "--fen",
+            "4k4/9/9/9/9/9/9/9/9/4K4 w",
+            "--eval",
+            "hce",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad FEN"));
 }

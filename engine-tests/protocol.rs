@@ -530,7 +530,11 @@ fn bad_input_never_breaks_the_engine() {
         e.send(garbage);
         e.ready();
     }
-    // The last good position (after h2e2 h2e2 stopped at the second move) is still there.
+    // The last `position` was refused: no move of any earlier position is answered.
+    e.send("go depth 3");
+    let out = e.expect("nobestmove");
+    assert!(has_line(&out, "info string error: no position"), "{out:?}");
+    e.send("position startpos moves h2e2");
     e.send("go depth 3");
     let out = e.expect("bestmove");
     assert!(legal_in(None, &["h2e2"], &bestmove_of(&out)), "{out:?}");

@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod datagen;
+mod eval;
 mod judge;
 mod matches;
 mod perft;
@@ -29,6 +30,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Play matches, round robins or gauntlets of UCCI/UCI engines: W/D/L, Elo, SPRT, PGN.
     Match(Box<matches::MatchArgs>),
+    /// Explain the static evaluation of a position: the score, and each piece's share.
+    Eval(eval::EvalCmdArgs),
     /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
     Judge(judge::JudgeArgs),
     /// Generate NNUE training positions by self-play (or, with --stats, describe data files).
@@ -159,6 +162,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Analyze(args)) => analyze::run(args),
         Some(Command::Match(args)) => matches::run(*args),
         Some(Command::Judge(args)) => judge::run(args),
+        Some(Command::Eval(args)) => eval::run(args),
         Some(Command::Datagen(args)) => datagen::run(*args),
         Some(Command::Train(args)) => train::run(*args),
         None => {

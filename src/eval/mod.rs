@@ -36,6 +36,7 @@ pub mod nnue;
 mod params;
 mod square_adjust;
 mod squares;
+pub mod trace;
 pub use params::EvalParams;
 pub use square_adjust::SQUARE_ADJUST;
 pub use squares::*;

@@ -185,6 +185,18 @@ impl Position {
         self.key ^= zobrist::piece_key(piece, sq);
     }
 
+    /// The same position with the piece on `sq` taken off (none for an empty point or a king),
+    /// the move history kept: for explaining an evaluation piece by piece, not for play.
+    pub fn without_piece(&self, sq: Square) -> Option<Position> {
+        let piece = self.piece_on(sq)?;
+        if piece.kind() == PieceKind::King {
+            return None;
+        }
+        let mut pos = self.clone();
+        pos.remove_piece(piece, sq);
+        Some(pos)
+    }
+
     #[inline]
     pub fn side_to_move(&self) -> Color {
         self.side

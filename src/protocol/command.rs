@@ -72,12 +72,17 @@ pub enum Command {
     Debug(bool),
     /// Print the board (`d`), a debugging aid.
     Display,
+    /// Explain the static evaluation (`eval`).
+    Eval,
     /// A blank line.
     Empty,
     /// A command we do not know: ignored.
     Unknown(String),
     /// A known command with arguments we cannot use: reported, ignored.
     Invalid(String),
+    /// A `position` command that cannot be read: reported, and no position is searched until
+    /// a good one arrives.
+    BadPosition(String),
 }
 
 fn lower(s: &str) -> String {
@@ -274,10 +279,17 @@ pub fn parse(line: &str) -> Command {
         "uci" => Ok(Command::Uci),
         "isready" => Ok(Command::IsReady),
         "setoption" => parse_setoption(rest),
-        "position" => parse_position(rest, "position").map(Command::Position),
+        "position" => {
+            return parse_position(rest, "position")
+                .map_or_else(|e| Command::BadPosition(e.0), Command::Position);
+        }
         // Cyclone dialect: the board without the `position` keyword.
-        "fen" | "startpos" => parse_position(&tokens, "position")
-            .map(|spec| Command::Position(PositionSpec { bare: true, ..spec })),
+        "fen" | "startpos" => {
+            return parse_position(&tokens, "position").map_or_else(
+                |e| Command::BadPosition(e.0),
+                |spec| Command::Position(PositionSpec { bare: true, ..spec }),
+            );
+        }
         "banmoves" => Ok(Command::BanMoves(
             rest.iter().map(|s| s.to_string()).collect(),
         )),
@@ -293,6 +305,7 @@ pub fn parse(line: &str) -> Command {
             !rest.first().is_some_and(|t| t.eq_ignore_ascii_case("off")),
         )),
         "d" => Ok(Command::Display),
+        "eval" => Ok(Command::Eval),
         _ => Ok(Command::Unknown(line.trim().to_string())),
     };
     result.unwrap_or_else(|e| Command::Invalid(e.0))
@@ -364,9 +377,9 @@ mod tests {
                 bare: true,
             })
         );
-        assert!(matches!(parse("position"), Command::Invalid(_)));
-        assert!(matches!(parse("position banana"), Command::Invalid(_)));
-        assert!(matches!(parse("position fen"), Command::Invalid(_)));
+        assert!(matches!(parse("position"), Command::BadPosition(_)));
+        assert!(matches!(parse("position banana"), Command::BadPosition(_)));
+        assert!(matches!(parse("position fen"), Command::BadPosition(_)));
     }
 
     #[test]

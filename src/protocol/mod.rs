@@ -15,9 +15,12 @@
 //!   gives two answers and leaves nothing running.
 //! - `go ponder` and `go infinite` never answer before `ponderhit`/`stop`, even after a mate is
 //!   found; a bare `go` is `go infinite`. UCCI `go depth 0` prints the static score and
-//!   `nobestmove`. `stop` while idle: UCCI answers `nobestmove`, UCI says nothing.
-//! - A bad FEN keeps the previous position; an illegal or unreadable move ends the move list
-//!   there (the moves before it stay applied); both are reported as `info string error: …`.
+//!   `nobestmove` (the evaluation the engine plays with, as `eval` explains it). `stop` while idle: UCCI answers `nobestmove`, UCI says nothing.
+//! - A refused `position` (unreadable, a FEN with no defined play, or a move list with an
+//!   illegal or unreadable move, named with its index) is reported as `info string error: …`
+//!   and leaves the engine with no position: until a good `position` arrives, `go` says why
+//!   and answers "no move" (UCCI `nobestmove`, UCI `bestmove (none)`), never a move of an
+//!   earlier position that the GUI no longer shows.
 //!   A number option outside its range is brought to the nearest bound and said so; `go`
 //!   limits beyond the search's likewise. Unknown options are ignored (named with `debug`).
 //! - `go draw`/`ponderhit draw`: the answer carries `draw` when the engine judges the position
@@ -37,7 +40,7 @@ use options::Options;
 pub use options::option_key;
 
 use crate::core::{Color, Move};
-use crate::eval::evaluate;
+use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::threads::SearchPool;
@@ -136,6 +139,8 @@ pub struct Engine {
     ranks: RankState,
     options: Options,
     pos: Position,
+    /// Why the last `position` was refused; `go` searches nothing until a good one comes.
+    position_error: Option<String>,
     banned: Vec<Move>,
     pool: SearchPool,
     /// A search is running (its `bestmove` not yet printed).
@@ -166,6 +171,7 @@ impl Engine {
             pool: SearchPool::new(options.threads, options.hash_mb),
             options,
             pos: Position::startpos(),
+            position_error: None,
             banned: Vec::new(),
             searching: false,
             open_ended: false,
@@ -290,10 +296,19 @@ impl Engine {
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position(spec) => {
                 self.learn_rank_base(&spec);
-                if let Some(pos) = self.build_position(&spec) {
-                    self.pos = pos;
-                    self.banned.clear();
+                self.banned.clear();
+                match self.build_position(&spec) {
+                    Ok(pos) => {
+                        self.pos = pos;
+                        self.position_error = None;
+                    }
+                    Err(reason) => self.refuse_position(reason),
                 }
+            }
+            Command::BadPosition(reason) => {
+                self.error(&reason);
+                self.banned.clear();
+                self.refuse_position(reason);
             }
             Command::BanMoves(moves) => self.ban_moves(&moves),
             Command::Go(go) => self.go(*go),
@@ -332,6 +347,18 @@ impl Engine {
                 self.banned.clear();
             }
             Command::Debug(on) => self.options.debug = on,
+            Command::Eval => {
+                if let Some(reason) = &self.position_error {
+                    self.error(&format!(
+                        "eval: no position (the last 'position' was refused: {reason})"
+                    ));
+                } else {
+                    let trace = crate::eval::trace::trace(&self.evaluator(), &self.pos);
+                    for line in trace.lines() {
+                        self.out.info_string(&line);
+                    }
+                }
+            }
             Command::Display => {
                 for line in self.pos.diagram().lines() {
                     self.out.info_string(line);
@@ -344,16 +371,17 @@ impl Engine {
         }
     }
 
-    /// Builds the position a command names, reporting what is wrong. A bad FEN gives `None`;
-    /// a bad move ends the move list there (the moves before it stay applied).
-    fn build_position(&self, spec: &PositionSpec) -> Option<Position> {
+    /// Builds the position a command names, reporting what is wrong: a bad FEN or a bad
+    /// move refuses the whole command.
+    fn build_position(&self, spec: &PositionSpec) -> Result<Position, String> {
         let mut pos = match &spec.fen {
             None => Position::startpos(),
             Some(fen) => match Position::from_fen(fen) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.error(&format!("bad FEN '{fen}': {e}; position unchanged"));
-                    return None;
+                    let reason = format!("bad FEN '{fen}': {e}");
+                    self.error(&format!("{reason}; position refused"));
+                    return Err(reason);
                 }
             },
         };
@@ -362,17 +390,18 @@ impl Engine {
             match pos.parse_move(&to_internal(text, base)) {
                 Ok(mv) => pos.make_move(mv),
                 Err(e) => {
-                    self.error(&format!(
-                        "move {} ({e}): the move list stops there, {} of {} moves applied",
-                        i + 1,
-                        i,
-                        spec.moves.len()
-                    ));
-                    break;
+                    let reason = format!("move {} of {}, '{text}': {e}", i + 1, spec.moves.len());
+                    self.error(&format!("{reason}; position refused"));
+                    return Err(reason);
                 }
             }
         }
-        Some(pos)
+        Ok(pos)
+    }
+
+    /// The last `position` was refused: nothing is searched until a good one arrives.
+    fn refuse_position(&mut self, reason: String) {
+        self.position_error = Some(reason);
     }
 
     /// Works out the client's rank base from a `position` command (see `coords`).
@@ -420,7 +449,7 @@ impl Engine {
     }
 
     fn probe(&self, spec: &PositionSpec) {
-        let Some(pos) = self.build_position(spec) else {
+        let Ok(pos) = self.build_position(spec) else {
             self.out.line("pophash");
             return;
         };
@@ -470,6 +499,15 @@ impl Engine {
         Some(v.clamp(1, i128::from(max)) as i32)
     }
 
+    /// The evaluation the options choose: the one every search and score uses.
+    fn evaluator(&self) -> Evaluator {
+        if self.options.use_nnue {
+            Evaluator::Nnue(self.options.net.clone())
+        } else {
+            Evaluator::Hce
+        }
+    }
+
     /// The clock for this move, in milliseconds.
     fn clock(&self, go: &GoParams) -> Clock {
         let unit = if self.options.use_millisec { 1 } else { 1000 };
@@ -496,6 +534,16 @@ impl Engine {
     }
 
     fn go(&mut self, go: GoParams) {
+        if let Some(reason) = &self.position_error {
+            self.error(&format!(
+                "no position to search (the last 'position' was refused: {reason}); send a good 'position'"
+            ));
+            self.out.line(match self.dialect {
+                Dialect::Ucci => "nobestmove",
+                Dialect::Uci => "bestmove (none)",
+            });
+            return;
+        }
         if let Some(depth) = go.perft {
             self.perft(depth);
             return;
@@ -512,7 +560,7 @@ impl Engine {
         if go.depth == Some(0) && self.dialect == Dialect::Ucci {
             self.out.line(&format!(
                 "info depth 0 {}",
-                output::score_field(self.dialect, evaluate(&self.pos))
+                output::score_field(self.dialect, self.evaluator().evaluate(&self.pos))
             ));
             self.out.line("nobestmove");
             return;
@@ -545,11 +593,7 @@ impl Engine {
             ban_moves: self.banned.clone(),
             multipv: self.options.multipv,
             rules: self.options.rules,
-            eval: if self.options.use_nnue {
-                crate::eval::Evaluator::Nnue(self.options.net.clone())
-            } else {
-                crate::eval::Evaluator::Hce
-            },
+            eval: self.evaluator(),
         };
         self.draw_offered = Arc::new(AtomicBool::new(go.draw));
         self.answered = Arc::new(AtomicBool::new(false));
