@@ -365,3 +365,70 @@ fn chariot_eval_explains_a_fen_from_the_shell() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad FEN"));
 }
+
+/// Two composed puzzles (a pawn on its own back rank): mate in 2 and mate in 4.
+const PUZZLES: &[(&str, &str, i32)] = &[
+    (
+        "3k1p3/4P4/9/9/6CCR/3n4c/2Pn5/8B/5p3/4K4 w - - 0 1",
+        "g5g9",
+        2,
+    ),
+    (
+        "3k2p2/4P4/9/9/9/2B1cnN2/9/7CR/4p4/2Cp1K3 w - - 0 1",
+        "h2h9",
+        4,
+    ),
+];
+
+#[test]
+fn composed_puzzles_are_accepted_with_a_warning_and_solved() {
+    for dialect in ["ucci", "uci"] {
+        let mut e = Engine::start();
+        e.send(dialect);
+        e.expect(if dialect == "uci" { "uciok" } else { "ucciok" });
+        for (fen, first, mate) in PUZZLES {
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 12");
+            let out = e.expect("bestmove");
+            assert!(
+                out.iter()
+                    .any(|l| l.starts_with("info string warning: composed position")
+                        && l.contains("cannot arise in a game")),
+                "{out:#?}"
+            );
+            assert_eq!(common::bestmove_of(&out), *first, "{fen}: {out:#?}");
+            let score = if dialect == "uci" {
+                format!("score mate {mate} ")
+            } else {
+                format!("score {} ", 10_000 - (2 * mate - 1))
+            };
+            assert!(
+                out.iter()
+                    .rev()
+                    .find(|l| l.contains(" pv "))
+                    .unwrap()
+                    .contains(&score),
+                "{fen}: {out:#?}"
+            );
+        }
+    }
+    for (fen, first, mate) in PUZZLES {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_chariot"))
+            .args(["analyze", fen, "--depth", "12"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("bestmove {first}"))),
+            "{text}"
+        );
+        assert!(text.contains(&format!("mate {mate}")), "{text}");
+        let warning = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            warning.starts_with("warning: composed position"),
+            "{warning}"
+        );
+    }
+}

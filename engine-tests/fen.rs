@@ -108,7 +108,7 @@ fn rejects_malformed_text() {
 }
 
 #[test]
-fn rejects_missing_and_extra_pieces() {
+fn rejects_missing_and_extra_kings_and_a_king_outside_its_palace() {
     assert_eq!(
         err("9/9/9/9/9/9/9/9/9/3K5 w"),
         FenError::MissingKing {
@@ -121,67 +121,74 @@ fn rejects_missing_and_extra_pieces() {
     );
     assert_eq!(
         err("3kk4/9/9/9/9/9/9/9/9/3K5 w"),
-        FenError::TooManyPieces {
+        FenError::TooManyKings {
             color: Color::Black,
-            kind: "king",
-            count: 2,
-            max: 1
+            count: 2
         }
     );
+    assert_eq!(
+        err("3k5/9/9/9/9/9/9/9/9/K8 w"),
+        FenError::KingOutsidePalace {
+            color: Color::Red,
+            square: sq("a0")
+        }
+    );
+    assert_eq!(
+        err("9/9/9/9/4k4/9/9/9/9/3K5 w"),
+        FenError::KingOutsidePalace {
+            color: Color::Black,
+            square: sq("e5")
+        }
+    );
+    // A king in the other side's palace is outside its own.
+    assert_eq!(
+        err("3k1K3/9/9/9/9/9/9/9/9/9 w"),
+        FenError::KingOutsidePalace {
+            color: Color::Red,
+            square: sq("f9")
+        }
+    );
+}
+
+#[test]
+fn accepts_extra_pieces_with_a_warning() {
     let cases = [
-        ("3k5/9/9/9/9/9/9/9/9/3KAAA2 w", Color::Red, "advisor", 3),
-        ("3k5/9/9/9/9/9/9/9/9/B1BKB4 w", Color::Red, "elephant", 3),
-        ("3k5/9/9/9/9/NNN6/9/9/9/3K5 w", Color::Red, "horse", 3),
-        ("3k5/9/9/9/9/9/9/9/rrr6/4K4 w", Color::Black, "chariot", 3),
-        ("3k5/9/9/9/9/9/9/9/ccc6/4K4 w", Color::Black, "cannon", 3),
-        ("3k5/9/9/PPPPPP3/9/9/9/9/9/4K4 w", Color::Red, "pawn", 6),
+        ("5k3/9/9/9/9/9/9/9/9/3KAAA2 w", "red has 3 advisors"),
+        ("5k3/9/9/9/9/9/9/9/9/B1BKB4 w", "red has 3 elephants"),
+        ("5k3/9/9/9/9/NNN6/9/9/9/3K5 w", "red has 3 horses"),
+        ("3k5/9/9/9/9/9/9/9/rrr6/4K4 w", "black has 3 chariots"),
+        ("3k5/9/9/9/9/9/9/9/ccc6/4K4 w", "black has 3 cannons"),
+        ("3k5/9/9/PPPPPP3/9/9/9/9/9/4K4 w", "red has 6 pawns"),
     ];
-    for (fen, color, kind, count) in cases {
-        let max = if kind == "pawn" { 5 } else { 2 };
-        assert_eq!(
-            err(fen),
-            FenError::TooManyPieces {
-                color,
-                kind,
-                count,
-                max
-            },
-            "{fen}"
-        );
+    for (fen, warning) in cases {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let text = pos.placement_warning().unwrap_or_default();
+        assert!(text.contains(warning), "{fen}: {text}");
     }
 }
 
 #[test]
-fn rejects_pieces_on_points_they_can_never_reach() {
+fn accepts_pieces_on_points_no_game_reaches_with_a_warning() {
     let cases = [
-        ("3k5/9/9/9/9/9/9/9/9/K8 w", Color::Red, "king", "a0"),
-        ("9/9/9/9/4k4/9/9/9/9/3K5 w", Color::Black, "king", "e5"),
-        ("3k5/9/9/9/9/9/9/9/9/3KA4 w", Color::Red, "advisor", "e0"),
-        ("3ka4/9/9/9/9/9/9/9/9/4K4 w", Color::Black, "advisor", "e9"),
-        ("3k5/9/9/9/9/9/9/9/9/1B1K5 w", Color::Red, "elephant", "b0"),
-        ("3k5/9/9/9/2B6/9/9/9/9/4K4 w", Color::Red, "elephant", "c5"),
-        (
-            "3k5/9/9/9/9/2b6/9/9/9/4K4 w",
-            Color::Black,
-            "elephant",
-            "c4",
-        ),
-        ("3k5/9/9/9/9/9/9/P8/9/4K4 w", Color::Red, "pawn", "a2"),
-        ("3k5/9/9/9/9/9/1P7/9/9/4K4 w", Color::Red, "pawn", "b3"),
-        ("3k5/9/p8/9/9/9/9/9/9/4K4 w", Color::Black, "pawn", "a7"),
-        ("3k5/9/9/9/3p5/9/9/9/9/4K4 w", Color::Black, "pawn", "d5"),
+        ("5k3/9/9/9/9/9/9/9/9/3KA4 w", "a red advisor on e0"),
+        ("3ka4/9/9/9/9/9/9/9/9/4K4 w", "a black advisor on e9"),
+        ("5k3/9/9/9/9/9/9/9/9/1B1K5 w", "a red elephant on b0"),
+        ("3k5/9/9/9/2B6/9/9/9/9/4K4 w", "a red elephant on c5"),
+        ("3k5/9/9/9/9/2b6/9/9/9/4K4 w", "a black elephant on c4"),
+        ("3k5/9/9/9/9/9/9/P8/9/4K4 w", "a red pawn on a2"),
+        ("3k5/9/9/9/9/9/1P7/9/9/4K4 w", "a red pawn on b3"),
+        ("3k5/9/p8/9/9/9/9/9/9/4K4 w", "a black pawn on a7"),
+        ("3k5/9/9/9/3p5/9/9/9/9/4K4 w", "a black pawn on d5"),
+        ("3k1p3/9/9/9/9/9/9/9/9/4K4 w", "a black pawn on f9"),
     ];
-    for (fen, color, kind, square) in cases {
-        assert_eq!(
-            err(fen),
-            FenError::UnreachablePoint {
-                color,
-                kind,
-                square: sq(square)
-            },
-            "{fen}"
-        );
+    for (fen, warning) in cases {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let text = pos.placement_warning().unwrap_or_default();
+        assert!(text.contains(warning), "{fen}: {text}");
+        assert!(text.ends_with("played by the ordinary rules"), "{text}");
     }
+    // A position of a game has none.
+    assert_eq!(Position::startpos().placement_warning(), None);
 }
 
 #[test]
@@ -221,12 +228,12 @@ fn errors_read_well() {
         "rank 0 has 10 points, expected 9"
     );
     assert_eq!(
-        text("3k5/9/9/9/9/9/9/9/9/3KAAA2 w"),
-        "red has 3 advisors, at most 2 allowed"
+        text("3kk4/9/9/9/9/9/9/9/9/3K5 w"),
+        "black has 2 kings, a side has exactly one"
     );
     assert_eq!(
-        text("3k5/9/9/9/9/9/1P7/9/9/4K4 w"),
-        "a red pawn can never stand on b3"
+        text("3k5/9/9/9/9/9/9/9/9/K8 w"),
+        "the red king stands on a0, outside its palace"
     );
     assert_eq!(
         text("4k4/9/9/9/9/9/9/9/9/4K4 w"),

@@ -16,7 +16,15 @@ struct Case {
 }
 
 fn suite() -> Vec<Case> {
-    let text = include_str!("data/perft.epd");
+    read_suite(include_str!("data/perft.epd"))
+}
+
+/// Composed placements (`scripts/gen_composed_perft.py`): pieces where no game puts them.
+fn composed_suite() -> Vec<Case> {
+    read_suite(include_str!("data/perft-composed.epd"))
+}
+
+fn read_suite(text: &str) -> Vec<Case> {
     let mut cases = Vec::new();
     for line in text
         .lines()
@@ -72,6 +80,41 @@ fn check_depths(max_depth: usize) {
 #[test]
 fn suite_depths_1_to_3() {
     check_depths(3);
+}
+
+#[test]
+fn composed_placements_are_accepted_warned_about_and_counted() {
+    let cases = composed_suite();
+    assert!(cases.len() >= 300, "{} composed positions", cases.len());
+    for case in &cases {
+        let mut pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+        assert!(
+            pos.placement_warning().is_some(),
+            "{}: no warning for a composed placement",
+            case.fen
+        );
+        for (i, &expected) in case.counts.iter().enumerate() {
+            assert_eq!(
+                pos.perft(i as u32 + 1),
+                expected,
+                "{} depth {}",
+                case.fen,
+                i + 1
+            );
+        }
+        let depth = case.counts.len().min(2);
+        assert_eq!(
+            checked_walk(&mut pos, depth as u32),
+            case.counts[depth - 1],
+            "{}",
+            case.fen
+        );
+    }
+    // Every position of the ordinary suite is one a game can reach: no warning.
+    for case in suite() {
+        let pos = Position::from_fen(&case.fen).unwrap();
+        assert_eq!(pos.placement_warning(), None, "{}", case.fen);
+    }
 }
 
 #[test]

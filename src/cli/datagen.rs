@@ -116,6 +116,7 @@ pub fn run(args: DatagenArgs) -> Result<(), String> {
         append: args.append,
         openings: chariot::tools::matches::openings::load(&args.openings)?,
     };
+    super::warn_composed_openings(&config.openings);
     static STOP: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if STOP.swap(true, Ordering::SeqCst) {

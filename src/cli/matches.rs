@@ -370,6 +370,7 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
         other => return Err(format!("--opening-order '{other}': sequential or random")),
     };
     let openings = openings::arrange(openings::load(&args.openings)?, order);
+    super::warn_composed_openings(&openings);
     let sprt = match &args.sprt {
         None => None,
         Some(text) => {

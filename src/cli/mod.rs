@@ -130,12 +130,37 @@ fn quiet_on_closed_pipe() {
     }
 }
 
-/// A FEN given on the command line, or `startpos`.
+/// A FEN given on the command line, or `startpos`. A composed placement is accepted with a
+/// warning on stderr.
 pub fn parse_fen(text: &str) -> Result<Position, String> {
     if text.trim().eq_ignore_ascii_case("startpos") {
         Ok(Position::startpos())
     } else {
-        Position::from_fen(text).map_err(|e| format!("bad FEN: {e}"))
+        let pos = Position::from_fen(text).map_err(|e| format!("bad FEN: {e}"))?;
+        if let Some(warning) = pos.placement_warning() {
+            eprintln!("warning: {warning}");
+        }
+        Ok(pos)
+    }
+}
+
+/// Says on stderr which of a set of openings are composed placements (the first three, and
+/// how many in all): they are played, by the ordinary rules.
+pub fn warn_composed_openings(openings: &[Position]) {
+    let composed: Vec<(usize, String)> = openings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, pos)| pos.placement_warning().map(|w| (i + 1, w)))
+        .collect();
+    for (number, warning) in composed.iter().take(3) {
+        eprintln!("warning: opening {number}: {warning}");
+    }
+    if composed.len() > 3 {
+        eprintln!(
+            "warning: {} of {} openings are composed positions",
+            composed.len(),
+            openings.len()
+        );
     }
 }
 

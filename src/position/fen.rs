@@ -1,8 +1,13 @@
 //! FEN: reading and writing positions as text.
 //!
-//! Reading is strict, as a referee would be: a FEN that describes a position no game can reach
-//! (extra pieces, a king outside its palace, kings facing, the side not to move in check) is
-//! refused with a `FenError` that says what is wrong and where, so a GUI user can fix it.
+//! Reading accepts every placement that has defined play, as other xiangqi programs and the
+//! GUIs people paste composed puzzles into do: more pieces of a kind than a set holds, a pawn
+//! on its own back rank, an elephant or advisor off its usual points. Such a piece moves by
+//! its ordinary rule (a pawn forward and, across the river, sideways; an advisor only into its
+//! palace, an elephant only within its own half). `Position::placement_warnings` names what
+//! no game could bring about, for the caller to show. Refused, with a `FenError` that says
+//! what is wrong and where: malformed text, not exactly one king a side, a king outside its
+//! palace, and the side not to move in check (the kings facing each other included).
 //! Side letters `w`/`r`/`b`, piece aliases `E`/`H`, and 2 to 6 fields are accepted.
 
 use super::Position;
@@ -26,19 +31,10 @@ pub enum FenError {
     UnknownPiece { letter: char, rank: u8 },
     #[error("{color} has no king")]
     MissingKing { color: Color },
-    #[error("{color} has {count} {kind}s, at most {max} allowed")]
-    TooManyPieces {
-        color: Color,
-        kind: &'static str,
-        count: u32,
-        max: u32,
-    },
-    #[error("a {color} {kind} can never stand on {square}")]
-    UnreachablePoint {
-        color: Color,
-        kind: &'static str,
-        square: Square,
-    },
+    #[error("{color} has {count} kings, a side has exactly one")]
+    TooManyKings { color: Color, count: u32 },
+    #[error("the {color} king stands on {square}, outside its palace")]
+    KingOutsidePalace { color: Color, square: Square },
     #[error("the kings face each other on an open file")]
     KingsFacing,
     #[error("the side not to move ({color}) is in check")]
@@ -143,6 +139,46 @@ impl Position {
     }
 }
 
+impl Position {
+    /// What in this placement no game could bring about: pieces on points their kind never
+    /// reaches, more pieces of a kind than a set holds. Empty for every position of a game.
+    pub fn placement_warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for color in Color::BOTH {
+            for kind in PieceKind::ALL {
+                let set = self.pieces(color, kind);
+                if set.count() > kind.max_count() {
+                    warnings.push(format!(
+                        "{color} has {} {}s, more than a set holds ({})",
+                        set.count(),
+                        kind.name(),
+                        kind.max_count()
+                    ));
+                }
+                for sq in set.filter(|&sq| !point_reachable(color, kind, sq)) {
+                    warnings.push(format!(
+                        "a {} {} on {sq} cannot arise in a game",
+                        color,
+                        kind.name()
+                    ));
+                }
+            }
+        }
+        warnings
+    }
+
+    /// The warnings as one line, if there are any (for `info string warning: …` or stderr).
+    pub fn placement_warning(&self) -> Option<String> {
+        let warnings = self.placement_warnings();
+        (!warnings.is_empty()).then(|| {
+            format!(
+                "composed position: {}; played by the ordinary rules",
+                warnings.join(", ")
+            )
+        })
+    }
+}
+
 fn parse_counter(field: &'static str, text: &str) -> Result<u32, FenError> {
     if text == "-" {
         return Ok(0);
@@ -207,31 +243,16 @@ pub fn point_reachable(color: Color, kind: PieceKind, sq: Square) -> bool {
 
 fn validate(pos: &Position) -> Result<(), FenError> {
     for color in Color::BOTH {
-        for kind in PieceKind::ALL {
-            let set = pos.pieces(color, kind);
-            let count = set.count();
-            if kind == PieceKind::King && count == 0 {
-                return Err(FenError::MissingKing { color });
-            }
-            if count > kind.max_count() {
-                let max = kind.max_count();
-                return Err(FenError::TooManyPieces {
-                    color,
-                    kind: kind.name(),
-                    count,
-                    max,
-                });
-            }
-            if let Some(square) = set
-                .into_iter()
-                .find(|&sq| !point_reachable(color, kind, sq))
-            {
-                return Err(FenError::UnreachablePoint {
-                    color,
-                    kind: kind.name(),
-                    square,
-                });
-            }
+        let kings = pos.pieces(color, PieceKind::King);
+        match kings.count() {
+            0 => return Err(FenError::MissingKing { color }),
+            1 => {}
+            count => return Err(FenError::TooManyKings { color, count }),
+        }
+        if let Some(square) = kings.first()
+            && !point_reachable(color, PieceKind::King, square)
+        {
+            return Err(FenError::KingOutsidePalace { color, square });
         }
     }
     let (red_king, black_king) = (pos.king_square(Color::Red), pos.king_square(Color::Black));

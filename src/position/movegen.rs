@@ -15,10 +15,10 @@ pub use super::movelist::{MAX_MOVES, MoveList};
 use super::{CheckInfo, Position};
 use crate::board::Bitboard;
 use crate::board::attacks::{
-    ADVISOR_MOVES, ELEPHANT_POINTS, HORSE_ATTACKERS, HORSE_SPAN, KING_MOVES, LineAttacks, PALACES,
-    PAWN_ATTACKERS, RAYS, cannon_captures, chariot_attacks, diagonal_neighbours, elephant_moves,
-    file_mask, horse_attackers, horse_attacks, line_attacks, pawn_moves, pawn_moves_all, rank_mask,
-    third_blockers,
+    ADVISOR_MOVES, ELEPHANT_POINTS, HOME_HALVES, HORSE_ATTACKERS, HORSE_SPAN, KING_MOVES,
+    LineAttacks, PALACES, PAWN_ATTACKERS, RAYS, cannon_captures, chariot_attacks,
+    diagonal_neighbours, elephant_moves_of, file_mask, horse_attackers, horse_attacks,
+    line_attacks, pawn_moves, pawn_moves_all, rank_mask, third_blockers,
 };
 use crate::core::{Color, Move, PieceKind, Square};
 
@@ -336,12 +336,19 @@ impl Position {
                 }
             }
         }
-        // Elephants capture only on their own seven points, advisors and the king only in
-        // their palace: without an enemy piece there, their loops are skipped.
+        // Elephants capture only on their own seven points (their own half, in a composed
+        // position that put one elsewhere), advisors and the king only in their palace:
+        // without an enemy piece there, their loops are skipped.
         let captures = kind == GenKind::Captures;
-        if !skip_defenders && (!captures || (ELEPHANT_POINTS[us.index()] & targets).any()) {
-            for from in self.pieces(us, PieceKind::Elephant) {
-                let moves = elephant_moves(from, occ.normal);
+        let elephants = self.pieces(us, PieceKind::Elephant);
+        let elephant_reach = if (elephants & !ELEPHANT_POINTS[us.index()]).any() {
+            HOME_HALVES[us.index()]
+        } else {
+            ELEPHANT_POINTS[us.index()]
+        };
+        if !skip_defenders && (!captures || (elephant_reach & targets).any()) {
+            for from in elephants {
+                let moves = elephant_moves_of(us, from, occ.normal);
                 if !out_of_reach(from, moves) {
                     visit(PieceKind::Elephant, from, moves & targets);
                 }
@@ -350,7 +357,7 @@ impl Position {
         if !captures || (PALACES[us.index()] & targets).any() {
             if !skip_defenders {
                 for from in self.pieces(us, PieceKind::Advisor) {
-                    let moves = ADVISOR_MOVES[from.index()];
+                    let moves = ADVISOR_MOVES[us.index()][from.index()];
                     if !out_of_reach(from, moves) {
                         visit(PieceKind::Advisor, from, moves & targets);
                     }
@@ -622,8 +629,8 @@ impl Position {
             }
             PieceKind::Horse => horse_attacks(from, occ.normal),
             PieceKind::Pawn => pawn_moves(us, from),
-            PieceKind::Elephant => elephant_moves(from, occ.normal),
-            PieceKind::Advisor => ADVISOR_MOVES[from.index()],
+            PieceKind::Elephant => elephant_moves_of(us, from, occ.normal),
+            PieceKind::Advisor => ADVISOR_MOVES[us.index()][from.index()],
             PieceKind::King => KING_MOVES[from.index()],
         };
         if !targets.contains(to) {

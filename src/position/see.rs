@@ -7,8 +7,9 @@
 
 use super::Position;
 use crate::board::attacks::{
-    ADVISOR_MOVES, ELEPHANT_POINTS, HORSE_SPAN, KING_MOVES, PAWN_ATTACKERS, elephant_moves,
-    file_mask, file_slide, horse_attackers, line_attacks, rank_mask,
+    ELEPHANT_POINTS, HOME_HALVES, HORSE_SPAN, KING_MOVES, PALACES, PAWN_ATTACKERS,
+    diagonal_neighbours, elephant_moves, file_mask, file_slide, horse_attackers, line_attacks,
+    rank_mask,
 };
 use crate::board::{Bitboard, Occupancy};
 use crate::core::{Color, Move, PieceKind, Square};
@@ -54,13 +55,22 @@ impl Position {
         ) {
             return Some(hit);
         }
+        // An advisor reaches only its own palace, from a diagonal neighbour; an elephant only
+        // its own half (its seven points, unless a composed position put one elsewhere).
         let advisors = pieces(PieceKind::Advisor);
-        if let Some(hit) = found(ADVISOR_MOVES[sq.index()], advisors, PieceKind::Advisor) {
+        if PALACES[side.index()].contains(sq)
+            && let Some(hit) = found(diagonal_neighbours(sq), advisors, PieceKind::Advisor)
+        {
             return Some(hit);
         }
         let elephants = pieces(PieceKind::Elephant);
+        let elephant_reach = if (elephants & !ELEPHANT_POINTS[side.index()]).any() {
+            HOME_HALVES[side.index()]
+        } else {
+            ELEPHANT_POINTS[side.index()]
+        };
         if elephants.any()
-            && ELEPHANT_POINTS[side.index()].contains(sq)
+            && elephant_reach.contains(sq)
             && let Some(hit) = found(
                 elephant_moves(sq, occ.normal),
                 elephants,

@@ -16,6 +16,8 @@
 //! - `go ponder` and `go infinite` never answer before `ponderhit`/`stop`, even after a mate is
 //!   found; a bare `go` is `go infinite`. UCCI `go depth 0` prints the static score and
 //!   `nobestmove` (the evaluation the engine plays with, as `eval` explains it). `stop` while idle: UCCI answers `nobestmove`, UCI says nothing.
+//! - A composed position (pieces where no game puts them, extra pieces) is accepted with an
+//!   `info string warning: …` and played by the ordinary rules (`position::fen`).
 //! - A refused `position` (unreadable, a FEN with no defined play, or a move list with an
 //!   illegal or unreadable move, named with its index) is reported as `info string error: …`
 //!   and leaves the engine with no position: until a good `position` arrives, `go` says why
@@ -299,6 +301,9 @@ impl Engine {
                 self.banned.clear();
                 match self.build_position(&spec) {
                     Ok(pos) => {
+                        if let Some(warning) = pos.placement_warning() {
+                            self.out.info_string(&format!("warning: {warning}"));
+                        }
                         self.pos = pos;
                         self.position_error = None;
                     }

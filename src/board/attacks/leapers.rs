@@ -43,24 +43,24 @@ pub static KING_MOVES: [Bitboard; POINT_SLOTS] = {
     table
 };
 
-/// Advisor steps: one point diagonally inside the palace.
-pub static ADVISOR_MOVES: [Bitboard; POINT_SLOTS] = {
-    let mut table = [Bitboard::EMPTY; POINT_SLOTS];
+/// Advisor steps per color and point: one point diagonally, onto a point of that color's
+/// palace. An advisor stands on its palace's corners or centre in a game; a composed position
+/// may put one anywhere, and it then moves by the same rule (into its palace or nowhere), as
+/// other xiangqi programs play it.
+pub static ADVISOR_MOVES: [[Bitboard; POINT_SLOTS]; 2] = {
+    let mut table = [[Bitboard::EMPTY; POINT_SLOTS]; 2];
     let steps = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
     let mut sq = 0;
     while sq < SQUARES {
         let (f, r) = ((sq % 9) as i32, (sq / 9) as i32);
-        if in_palace(f, r) {
-            let mut bits = 0u128;
-            let mut i = 0;
-            while i < 4 {
-                let (nf, nr) = (f + steps[i].0, r + steps[i].1);
-                if on_board(nf, nr) && in_palace(nf, nr) && same_half(r, nr) {
-                    bits |= 1u128 << index_of(nf, nr);
-                }
-                i += 1;
+        let mut i = 0;
+        while i < 4 {
+            let (nf, nr) = (f + steps[i].0, r + steps[i].1);
+            if on_board(nf, nr) && in_palace(nf, nr) {
+                let color = if nr <= 4 { 0 } else { 1 };
+                table[color][sq].0 |= 1u128 << index_of(nf, nr);
             }
-            table[sq] = Bitboard(bits);
+            i += 1;
         }
         sq += 1;
     }
@@ -76,7 +76,8 @@ pub struct Gated {
     pub targets: Bitboard,
 }
 
-/// Elephant steps per point: two points diagonally, never across the river.
+/// Elephant steps per point: two points diagonally, on either side of the river (which side
+/// an elephant may land on depends on its color: `elephant_moves_of`).
 pub static ELEPHANT_STEPS: [[Gated; 4]; SQUARES] = {
     let none = Gated {
         gate: Bitboard::EMPTY,
@@ -90,7 +91,7 @@ pub static ELEPHANT_STEPS: [[Gated; 4]; SQUARES] = {
         let mut i = 0;
         while i < 4 {
             let (tf, tr) = (f + 2 * dirs[i].0, r + 2 * dirs[i].1);
-            if on_board(tf, tr) && same_half(r, tr) {
+            if on_board(tf, tr) {
                 table[sq][i] = Gated {
                     gate: Bitboard(1u128 << index_of(f + dirs[i].0, r + dirs[i].1)),
                     targets: Bitboard(1u128 << index_of(tf, tr)),
@@ -164,8 +165,8 @@ pub(super) const fn horse_attacker_union(gates: bool) -> [Bitboard; POINT_SLOTS]
     table
 }
 
-/// The seven points each color's elephants can stand on (and so the only ones they
-/// attack), in `Color` order.
+/// The seven points each color's elephants can stand on in a game (and so the only ones
+/// they attack, unless a composed position put one elsewhere), in `Color` order.
 pub const ELEPHANT_POINTS: [Bitboard; 2] = [
     Bitboard(1 << 2 | 1 << 6 | 1 << 18 | 1 << 22 | 1 << 26 | 1 << 38 | 1 << 42),
     Bitboard(1 << 83 | 1 << 87 | 1 << 63 | 1 << 67 | 1 << 71 | 1 << 47 | 1 << 51),
@@ -347,27 +348,38 @@ pub(super) const PALACE_CORNERS: [u128; 2] = [
     1 << 66 | 1 << 68 | 1 << 84 | 1 << 86,
 ];
 
-/// Every point the advisors `advisors` of `color` move to, with no loop over them: an
-/// advisor stands on a corner of its palace or in its centre, and moves from a corner to
-/// the centre and from the centre to the corners. Equal to the union of `ADVISOR_MOVES`
-/// over `advisors`.
+/// Every point the advisors `advisors` of `color` move to, with no loop over them when they
+/// stand where a game puts them: from a corner of their palace to the centre and from the
+/// centre to the corners. Advisors elsewhere (composed positions) are added one by one.
+/// Equal to the union of `ADVISOR_MOVES[color]` over `advisors`.
 #[inline]
 pub fn advisor_moves_all(color: Color, advisors: Bitboard) -> Bitboard {
     let (centre, corners) = (PALACE_CENTRES[color.index()], PALACE_CORNERS[color.index()]);
     let from_corners = if advisors.0 & corners != 0 { centre } else { 0 };
     let from_centre = if advisors.0 & centre != 0 { corners } else { 0 };
-    Bitboard(from_corners | from_centre)
+    let elsewhere = Bitboard(advisors.0 & !(centre | corners));
+    let odd = elsewhere.fold(Bitboard::EMPTY, |set, sq| {
+        set | ADVISOR_MOVES[color.index()][sq.index()]
+    });
+    Bitboard(from_corners | from_centre) | odd
+}
+
+/// Points an elephant of `color` on `sq` can reach: [`elephant_moves`] on its own side of
+/// the river. (One that a composed position put across the river may step back home, and
+/// nowhere else.)
+#[inline]
+pub fn elephant_moves_of(color: Color, sq: Square, occupied: u128) -> Bitboard {
+    elephant_moves(sq, occupied) & HOME_HALVES[color.index()]
 }
 
 /// Every point the elephants `elephants` of `color` reach given the occupancy, with no loop
-/// over them: the same rule as `elephant_moves` (two points diagonally over an empty eye,
-/// never across the river), one diagonal at a time for all of them at once by shifts. The
-/// elephants must stand on their own side of the river, as they always do (the FEN reader
-/// refuses any other point): that half of the board is worked on as one 64-bit word.
-/// Equal to the union of `elephant_moves` over `elephants`.
+/// over them: the same rule as `elephant_moves_of` (two points diagonally over an empty eye,
+/// never across the river), one diagonal at a time for all of them at once by shifts, for
+/// the elephants on their own side of the river: that half of the board is worked on as one
+/// 64-bit word. One across it (a composed position) is added by itself. Equal to the union
+/// of `elephant_moves_of` over `elephants`.
 #[inline]
 pub fn elephant_moves_all(color: Color, elephants: Bitboard, occupied: u128) -> Bitboard {
-    debug_assert!((elephants & !HOME_HALVES[color.index()]).is_empty());
     const HALF: u64 = (1 << 45) - 1;
     const FILE_A: u64 = FILE_SPREAD[0x3ff] as u64 & HALF;
     // Two files right needs a start on files a..g, two files left one on files c..i.
@@ -375,7 +387,8 @@ pub fn elephant_moves_all(color: Color, elephants: Bitboard, occupied: u128) -> 
     const LEFT_OK: u64 = HALF & !(FILE_A | FILE_A << 1);
     // The half's lowest point: a0 for Red, a5 for Black.
     let base = if color == Color::Red { 0 } else { 45 };
-    let e = (elephants.0 >> base) as u64;
+    let home = HOME_HALVES[color.index()];
+    let e = ((elephants & home).0 >> base) as u64;
     // Points off the half read as occupied: no step leaves it.
     let empty = !(occupied >> base) as u64 & HALF;
     // A diagonal step is ±9 (a rank) ±1 (a file); the eye is one step, the target two.
@@ -383,7 +396,10 @@ pub fn elephant_moves_all(color: Color, elephants: Bitboard, occupied: u128) -> 
     let up_left = ((e & LEFT_OK) << 8 & empty) << 8;
     let down_right = ((e & RIGHT_OK) >> 8 & empty) >> 8;
     let down_left = ((e & LEFT_OK) >> 10 & empty) >> 10;
-    Bitboard((((up_right | up_left | down_right | down_left) & HALF) as u128) << base)
+    let moves = Bitboard((((up_right | up_left | down_right | down_left) & HALF) as u128) << base);
+    (elephants & !home).fold(moves, |set, sq| {
+        set | elephant_moves_of(color, sq, occupied)
+    })
 }
 
 /// Points a pawn of `color` on `sq` moves to.

@@ -114,7 +114,7 @@ fn elephant_points_are_those_the_elephants_reach_from_their_start() {
             .with(Square::new(2, rank))
             .with(Square::new(6, rank));
         loop {
-            let next = reached.fold(reached, |set, sq| set | elephant_moves(sq, 0));
+            let next = reached.fold(reached, |set, sq| set | elephant_moves_of(color, sq, 0));
             if next == reached {
                 break;
             }
@@ -133,18 +133,24 @@ fn elephant_moves_all_is_the_union_of_each_elephants_moves() {
         let b = next_random(&mut seed);
         let occupied = (a as u128 | (b as u128) << 64) & BOARD_MASK;
         // Elephants anywhere on their own side of the river (a few, as in play, or
-        // many), each on an occupied point as a real piece would be.
+        // many), each on an occupied point as a real piece would be; in one round of three
+        // anywhere at all (composed positions).
         let color = Color::BOTH[round % 2];
         let c = next_random(&mut seed);
         let d = next_random(&mut seed);
-        let mut elephants = (c as u128 | (d as u128) << 64) & HOME_HALVES[color.index()].0;
+        let area = if round % 3 == 0 {
+            BOARD_MASK
+        } else {
+            HOME_HALVES[color.index()].0
+        };
+        let mut elephants = (c as u128 | (d as u128) << 64) & area;
         if round % 4 < 2 {
             elephants &= (next_random(&mut seed) as u128) << 32 | next_random(&mut seed) as u128;
         }
         let elephants = Bitboard(elephants);
         let occupied = occupied | elephants.0;
         let union = elephants.fold(Bitboard::EMPTY, |set, sq| {
-            set | elephant_moves(sq, occupied)
+            set | elephant_moves_of(color, sq, occupied)
         });
         assert_eq!(
             elephant_moves_all(color, elephants, occupied),
@@ -157,22 +163,33 @@ fn elephant_moves_all_is_the_union_of_each_elephants_moves() {
 #[test]
 fn advisor_moves_all_is_the_union_of_each_advisors_moves() {
     for color in Color::BOTH {
-        // The points an advisor may stand on (corners and centre), from the diagram.
+        // The points an advisor stands on in a game (corners and centre), from the diagram,
+        // and three a composed position may use (beside the palace, in the other palace).
         let (low, centre, high) = if color == Color::Red {
             (0, 1, 2)
         } else {
             (7, 8, 9)
         };
-        let points = [(3, low), (5, low), (4, centre), (3, high), (5, high)]
-            .map(|(file, rank)| Square::new(file, rank));
-        assert_eq!(points.len(), 5);
+        let points = [
+            (3, low),
+            (5, low),
+            (4, centre),
+            (3, high),
+            (5, high),
+            (2, 3),
+            (4, 6),
+            (4, 1 + 8 - centre),
+        ]
+        .map(|(file, rank)| Square::new(file, rank));
         for subset in 0..1u32 << points.len() {
             let advisors = points
                 .iter()
                 .enumerate()
                 .filter(|(i, _)| subset >> i & 1 != 0)
                 .fold(Bitboard::EMPTY, |set, (_, sq)| set.with(*sq));
-            let union = advisors.fold(Bitboard::EMPTY, |set, sq| set | ADVISOR_MOVES[sq.index()]);
+            let union = advisors.fold(Bitboard::EMPTY, |set, sq| {
+                set | ADVISOR_MOVES[color.index()][sq.index()]
+            });
             assert_eq!(
                 advisor_moves_all(color, advisors),
                 union,
@@ -180,6 +197,27 @@ fn advisor_moves_all_is_the_union_of_each_advisors_moves() {
             );
         }
     }
+}
+
+#[test]
+fn advisors_and_elephants_off_their_points_move_by_their_rules() {
+    let red = Color::Red.index();
+    let black = Color::Black.index();
+    // Into their own palace only, from anywhere next to it.
+    assert_eq!(names(ADVISOR_MOVES[red][sq("c3").index()]), ["d2"]);
+    assert_eq!(names(ADVISOR_MOVES[red][sq("d1").index()]), ["e0", "e2"]);
+    assert!(ADVISOR_MOVES[red][sq("e8").index()].is_empty());
+    assert_eq!(
+        names(ADVISOR_MOVES[black][sq("e8").index()]),
+        ["d7", "f7", "d9", "f9"]
+    );
+    // An elephant across the river may only step back home.
+    assert_eq!(
+        names(elephant_moves_of(Color::Black, sq("e4"), 0)),
+        ["c6", "g6"]
+    );
+    assert!(elephant_moves_of(Color::Red, sq("c7"), 0).is_empty());
+    assert_eq!(names(elephant_moves_of(Color::Red, sq("b1"), 0)), ["d3"]);
 }
 
 /// Slider lookups against a walk along each ray, for every point and many random
@@ -264,12 +302,19 @@ fn horse_legs_block_and_attackers_mirror_moves() {
 #[test]
 fn elephants_and_advisors_stay_home() {
     let empty = Occupancy::default();
-    assert_eq!(names(elephant_moves(sq("c4"), empty.normal)), ["a2", "e2"]);
-    assert_eq!(names(elephant_moves(sq("c5"), empty.normal)), ["a7", "e7"]);
-    let eye = occupancy(&["d3"]);
-    assert_eq!(names(elephant_moves(sq("c4"), eye.normal)), ["a2"]);
+    let (red, black) = (Color::Red, Color::Black);
     assert_eq!(
-        names(ADVISOR_MOVES[sq("e1").index()]),
+        names(elephant_moves_of(red, sq("c4"), empty.normal)),
+        ["a2", "e2"]
+    );
+    assert_eq!(
+        names(elephant_moves_of(black, sq("c5"), empty.normal)),
+        ["a7", "e7"]
+    );
+    let eye = occupancy(&["d3"]);
+    assert_eq!(names(elephant_moves_of(red, sq("c4"), eye.normal)), ["a2"]);
+    assert_eq!(
+        names(ADVISOR_MOVES[red.index()][sq("e1").index()]),
         ["d0", "f0", "d2", "f2"]
     );
     assert_eq!(names(KING_MOVES[sq("d0").index()]), ["e0", "d1"]);
