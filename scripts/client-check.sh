@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Plays short games with Chariot through clients written by others, and checks each ends
 # normally:
-#   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black);
+#   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black), and
+#      xiangqilab's engine driver and analysis parser (PyPI) analysing with MultiPV 3;
 #   2. XBoard in a virtual display, Chariot behind the uci2wb adapter (UCCI, or UCI with
 #      XBOARD_PROTOCOL=uci), against Debian's Sjaak II (a native XBoard engine that plays
 #      xiangqi) at 20 s + 0.1 s, pondering on (XBoard's "hard"; XBOARD_PONDER=0 turns it
-#      off). Any game lost on time, forfeited or ended abnormally fails the check.
+#      off). XBOARD_OPPONENT=maxqi plays MaxQi (the fairymax package) instead, and
+#      XBOARD_TC/XBOARD_INC set the clock (e.g. XBOARD_TC=0:10 XBOARD_INC=0: 10 s sudden
+#      death). Any game lost on time, forfeited or ended abnormally fails the check.
 # Installs what it needs (pip, apt-get); needs root for apt-get. XBOARD_ONLY=1 skips cchess.
 #
 # Usage: scripts/client-check.sh [GAMES_FOR_XBOARD]
@@ -21,13 +24,20 @@ if [ "${XBOARD_ONLY:-0}" != 1 ]; then
   echo "== cchess (UcciEngine + UciEngine) =="
   python3 -c "import cchess" 2>/dev/null || pip install --quiet cchess
   python3 scripts/client_check_cchess.py "$engine" 30
+  echo "== xiangqilab (analysis, MultiPV 3) =="
+  python3 -c "import xiangqilab" 2>/dev/null ||
+    pip install --quiet --no-deps --ignore-requires-python xiangqilab
+  python3 scripts/client_check_xiangqilab.py "$engine" 0.7
 fi
 
-echo "== XBoard + uci2wb against Sjaak II =="
+opponent=${XBOARD_OPPONENT:-sjaakii}
+tc=${XBOARD_TC:-0:20}
+inc=${XBOARD_INC:-0.1}
+echo "== XBoard + uci2wb against $opponent =="
 export PATH="$PATH:/usr/games"
-if ! command -v xboard >/dev/null || ! command -v uci2wb >/dev/null || ! command -v sjaakii >/dev/null || ! command -v xvfb-run >/dev/null; then
+if ! command -v xboard >/dev/null || ! command -v uci2wb >/dev/null || ! command -v sjaakii >/dev/null || ! command -v maxqi >/dev/null || ! command -v xvfb-run >/dev/null; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xboard uci2wb sjaakii xvfb xauth >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends xboard uci2wb sjaakii fairymax xvfb xauth >/dev/null
 fi
 work=$(mktemp -d)
 pgn="$work/games.pgn"
@@ -37,9 +47,9 @@ else
   protocol=(-fUCCI -uxiAdapter 'uci2wb -%variant "%fcp" "%fd"')
 fi
 if [ "${XBOARD_PONDER:-1}" = 1 ]; then ponder=-ponder; else ponder=-xponder; fi
-echo "(${XBOARD_PROTOCOL:-ucci}, $ponder, $games games; XBoard's debug log: $work/xboard.debug)"
+echo "(${XBOARD_PROTOCOL:-ucci}, $ponder, $games games at $tc + $inc; XBoard's debug log: $work/xboard.debug)"
 xvfb-run -a xboard -variant xiangqi -fcp "$engine" -fd "$PWD" "${protocol[@]}" \
-  -scp sjaakii -sd "$work" -mg "$games" -tc 0:20 -inc 0.1 -noGUI "$ponder" \
+  -scp "$opponent" -sd "$work" -mg "$games" -tc "$tc" -inc "$inc" -noGUI "$ponder" \
   -debug -nameOfDebugFile "$work/xboard.debug" \
   -saveGameFile "$pgn" >"$work/xboard.log" 2>&1 &
 xboard_pid=$!
