@@ -34,6 +34,13 @@ pub struct AnalyzeArgs {
     /// Draw the board with Chinese glyphs and write the PV in Chinese notation.
     #[arg(long)]
     pub glyphs: bool,
+    /// Play at this rating instead of full strength (the engine's UCI_Elo scale), as the
+    /// move a level would choose.
+    #[arg(long)]
+    pub elo: Option<i32>,
+    /// The seed of a level's choice (the engine's Random Seed); the same seed, the same move.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
     #[command(flatten)]
     pub rules: RuleArgs,
     #[command(flatten)]
@@ -70,9 +77,17 @@ pub fn run(args: AnalyzeArgs) -> Result<(), String> {
         };
         println!("{board}\nFEN: {}\n", pos.to_fen());
     }
+    let strength = args
+        .elo
+        .and_then(|elo| chariot::search::strength::Level::from_elo(elo, args.seed));
+    let nodes = match strength {
+        Some(level) => Some(args.nodes.map_or(level.nodes(), |n| n.min(level.nodes()))),
+        None => args.nodes,
+    };
     let limits = Limits {
         depth: args.depth,
-        nodes: args.nodes,
+        nodes,
+        strength,
         time,
         multipv: args.multipv.max(1),
         rules: args.rules.rules()?,

@@ -45,6 +45,7 @@ use crate::core::{Color, Move};
 use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::search::strength::Level;
 use crate::search::threads::SearchPool;
 use crate::search::timeman::{self, Clock};
 use crate::search::tt::MAX_MB as MAX_HASH_MB;
@@ -160,6 +161,17 @@ pub struct Engine {
     done_tx: Sender<()>,
     done_rx: Receiver<()>,
     quit: bool,
+    /// What varies a playing level's choices from game to game when `Random Seed` is 0: new
+    /// at start-up and at every new game.
+    game_seed: u64,
+}
+
+/// A number that differs from one call to the next (the clock's nanoseconds, mixed).
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    nanos.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1
 }
 
 impl Engine {
@@ -185,6 +197,7 @@ impl Engine {
             done_tx,
             done_rx,
             quit: false,
+            game_seed: fresh_seed(),
         }
     }
 
@@ -350,6 +363,7 @@ impl Engine {
             Command::NewGame => {
                 self.pool.clear();
                 self.banned.clear();
+                self.game_seed = fresh_seed();
             }
             Command::Debug(on) => self.options.debug = on,
             Command::Eval => {
@@ -599,7 +613,20 @@ impl Engine {
             multipv: self.options.multipv,
             rules: self.options.rules,
             eval: self.evaluator(),
+            strength: None,
         };
+        let mut limits = limits;
+        if let Some(elo) = self.options.level_elo() {
+            let seed = match self.options.seed {
+                0 => self.game_seed,
+                seed => seed,
+            };
+            if let Some(level) = Level::from_elo(elo, seed) {
+                let budget = level.nodes();
+                limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+                limits.strength = Some(level);
+            }
+        }
         self.draw_offered = Arc::new(AtomicBool::new(go.draw));
         self.answered = Arc::new(AtomicBool::new(false));
         let reporter = Arc::new(ProtocolReporter {

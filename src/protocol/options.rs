@@ -2,6 +2,10 @@
 //! changes them (numbers brought into range and said so, unknown options ignored).
 
 use super::*;
+use crate::search::strength::{Level, MAX_ELO, MAX_SKILL, MIN_ELO};
+
+/// The largest `Random Seed`.
+const MAX_SEED: u64 = u32::MAX as u64;
 
 /// The options a GUI can set.
 #[derive(Clone, Debug)]
@@ -21,6 +25,28 @@ pub(super) struct Options {
     /// The network `use_nnue` selects, and the file it came from (`<embedded>`).
     pub(super) net: Arc<crate::eval::nnue::Network>,
     pub(super) eval_file: String,
+    /// Play at `elo` (`UCI_LimitStrength`, `UCI_Elo`), or at `skill` (`Skill Level`) below 20.
+    pub(super) limit_strength: bool,
+    pub(super) elo: i32,
+    pub(super) skill: i32,
+    /// `Random Seed`: a level's choices repeat with the same seed; 0 varies them per game.
+    pub(super) seed: u64,
+}
+
+/// `UCI_Elo`'s default.
+const DEFAULT_ELO: i32 = 1500;
+
+impl Options {
+    /// The playing level the options ask for (`None`: full strength).
+    pub(super) fn level_elo(&self) -> Option<i32> {
+        if self.limit_strength {
+            Some(self.elo)
+        } else if self.skill < MAX_SKILL {
+            Some(Level::skill_elo(self.skill))
+        } else {
+            None
+        }
+    }
 }
 
 impl Default for Options {
@@ -39,6 +65,10 @@ impl Default for Options {
             use_nnue: crate::eval::nnue::DEFAULT_ON,
             net: crate::eval::nnue::embedded(),
             eval_file: EMBEDDED_NET.into(),
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            skill: MAX_SKILL,
+            seed: 0,
         }
     }
 }
@@ -85,6 +115,16 @@ impl Engine {
                     "option rankbase type combo default auto {}",
                     coords::RankSetting::VARS
                 ));
+                out.line("option uci_limitstrength type check default false");
+                out.line(&format!(
+                    "option uci_elo type spin min {MIN_ELO} max {MAX_ELO} default {DEFAULT_ELO}"
+                ));
+                out.line(&format!(
+                    "option skilllevel type spin min 0 max {MAX_SKILL} default {MAX_SKILL}"
+                ));
+                out.line(&format!(
+                    "option randomseed type spin min 0 max {MAX_SEED} default 0"
+                ));
                 out.line("option newgame type button");
                 out.line("ucciok");
             }
@@ -123,6 +163,16 @@ impl Engine {
                 out.line(&format!(
                     "option name RankBase type combo default auto {}",
                     coords::RankSetting::VARS
+                ));
+                out.line("option name UCI_LimitStrength type check default false");
+                out.line(&format!(
+                    "option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"
+                ));
+                out.line(&format!(
+                    "option name Skill Level type spin default {MAX_SKILL} min 0 max {MAX_SKILL}"
+                ));
+                out.line(&format!(
+                    "option name Random Seed type spin default 0 min 0 max {MAX_SEED}"
                 ));
                 out.line("uciok");
             }
@@ -204,12 +254,13 @@ impl Engine {
                 Some(n) => self.options.move_overhead_ms = n,
                 None => bad(self),
             },
-            "ponder" | "usemillisec" | "batch" | "debug" | "ucishowwdl" => {
+            "ponder" | "usemillisec" | "batch" | "debug" | "ucishowwdl" | "ucilimitstrength" => {
                 let field = match key.as_str() {
                     "ponder" => &mut self.options.ponder,
                     "usemillisec" => &mut self.options.use_millisec,
                     "batch" => &mut self.options.batch,
                     "debug" => &mut self.options.debug,
+                    "ucilimitstrength" => &mut self.options.limit_strength,
                     _ => &mut self.options.show_wdl,
                 };
                 match flag(value) {
@@ -262,6 +313,18 @@ impl Engine {
                     )),
                 }
             }
+            "ucielo" | "elo" => match spin(value, MIN_ELO as u64, MAX_ELO as u64) {
+                Some(n) => self.options.elo = n as i32,
+                None => bad(self),
+            },
+            "skilllevel" | "skill" => match spin(value, 0, MAX_SKILL as u64) {
+                Some(n) => self.options.skill = n as i32,
+                None => bad(self),
+            },
+            "randomseed" | "seed" => match spin(value, 0, MAX_SEED) {
+                Some(n) => self.options.seed = n,
+                None => bad(self),
+            },
             "newgame" | "clearhash" => {
                 self.pool.clear();
                 self.banned.clear();

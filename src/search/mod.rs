@@ -11,6 +11,7 @@ pub mod params;
 pub mod picker;
 mod pvs;
 mod qsearch;
+pub mod strength;
 pub mod threads;
 pub mod timeman;
 pub mod tt;
@@ -102,6 +103,9 @@ pub struct Limits {
     pub rules: Rules,
     /// The evaluation to search with.
     pub eval: Evaluator,
+    /// A playing level below full strength (`strength`): one thread, its node budget (the
+    /// caller puts it in `nodes`), and its choice among the best root moves.
+    pub strength: Option<strength::Level>,
 }
 
 /// One iteration's (or one PV line's) report.
@@ -153,6 +157,8 @@ impl Reporter for Silent {}
 /// State shared by all threads of a search.
 pub struct SharedState {
     pub stop: AtomicBool,
+    /// The GUI said `stop` (as opposed to a limit ending the search).
+    pub stop_requested: AtomicBool,
     /// While set, the search does not stop on its own (pondering, `go infinite`).
     pub ponder: AtomicBool,
     /// Microseconds from `epoch` at which the clock started (moved by `ponderhit`).
@@ -167,6 +173,7 @@ impl SharedState {
     pub fn new(threads: usize) -> SharedState {
         SharedState {
             stop: AtomicBool::new(false),
+            stop_requested: AtomicBool::new(false),
             ponder: AtomicBool::new(false),
             clock_start_us: AtomicU64::new(0),
             epoch: Instant::now(),

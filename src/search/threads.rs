@@ -154,6 +154,17 @@ fn thread_main(id: usize, tasks: Receiver<Task>) {
 }
 
 fn run_job(worker: &mut Worker, job: &Job) {
+    if worker.id != 0 && job.limits.strength.is_some() {
+        // A playing level searches on one thread, so that a seeded game replays exactly.
+        let _ = job.helper_results.0.send(ThreadOutcome {
+            best: None,
+            pv: Vec::new(),
+            value: 0,
+            depth: 0,
+            line: None,
+        });
+        return;
+    }
     let tt = job.tt.read();
     let silent = Silent;
     let reporter: &dyn Reporter = if worker.id == 0 {
@@ -172,6 +183,14 @@ fn run_job(worker: &mut Worker, job: &Job) {
     {
         std::thread::sleep(Duration::from_millis(1));
     }
+    // A playing level thinks at least a share of what the clock would give a full-strength
+    // move, as a person would expect; `stop` still ends it at once.
+    if let (Some(_), Some(budget)) = (job.limits.strength, job.limits.time) {
+        let least = budget.soft.mul_f64(super::strength::THINK_SHARE);
+        while job.shared.elapsed() < least && !job.shared.stop_requested.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
     job.shared.stop.store(true, Ordering::Relaxed);
     let helpers: Vec<ThreadOutcome> = (1..job.threads)
         .filter_map(|_| job.helper_results.1.recv().ok())
@@ -179,7 +198,18 @@ fn run_job(worker: &mut Worker, job: &Job) {
     let mut result = result_of(worker, &job.shared);
     // With several lines the main thread's ranking is the answer: a vote would pick one
     // thread's first line against another's.
-    if job.limits.multipv <= 1 {
+    if let Some(level) = &job.limits.strength {
+        // The level's choice among the lines it ranked, reported as line 1.
+        let pick = level.choose(worker.root_moves(), job.pos.key());
+        if pick > 0 {
+            let line = &worker.root_moves()[pick];
+            result.best = Some(line.mv);
+            result.ponder = line.pv.get(1).copied();
+            result.value = line.value;
+            job.reporter
+                .iteration(&line_info(line, 0, &tt, &job.shared));
+        }
+    } else if job.limits.multipv <= 1 {
         let main = outcome_of(worker);
         let floor = vote_floor(&main, &helpers, job.limits.depth);
         let chosen = vote(&main, &helpers, floor);
@@ -301,6 +331,7 @@ impl SearchPool {
 
     /// Asks the running search to stop (it answers through its reporter).
     pub fn stop(&self) {
+        self.shared.stop_requested.store(true, Ordering::Relaxed);
         self.shared.stop.store(true, Ordering::Relaxed);
     }
 

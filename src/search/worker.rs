@@ -271,7 +271,11 @@ impl Worker {
             .depth
             .unwrap_or(MAX_PLY as i32 - 8)
             .clamp(1, MAX_PLY as i32 - 8);
-        let multipv = limits.multipv.clamp(1, self.root_moves.len());
+        // A playing level ranks a few root moves to choose among; only the lines asked for
+        // are reported.
+        let lines = limits.multipv.max(limits.strength.map_or(1, |l| l.lines()));
+        let multipv = lines.clamp(1, self.root_moves.len());
+        let shown = limits.multipv.clamp(1, multipv);
         let mut last_best = Move::NONE;
         let mut best_since = 0;
         let mut best_changes = 0.0f64;
@@ -341,7 +345,7 @@ impl Worker {
             // depth: reported together once they are all known, so that no line is shown and
             // then displaced by a later line of the same depth.
             if self.id == 0 {
-                for slot in 0..multipv {
+                for slot in 0..shown {
                     // (Stopped within depth 1, lines not yet searched are left out.)
                     let known = self.root_moves[slot].value > -INFINITE;
                     if slot == 0 || known {
