@@ -150,6 +150,16 @@ fn rejects_missing_and_extra_kings_and_a_king_outside_its_palace() {
     );
 }
 
+/// Each FEN is accepted, with a warning that says what cannot arise in a game.
+fn accepted_with_warnings(cases: &[(&str, &str)]) {
+    for (fen, warning) in cases {
+        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let text = pos.placement_warning().unwrap_or_default();
+        assert!(text.contains(warning), "{fen}: {text}");
+        assert!(text.ends_with("played by the ordinary rules"), "{text}");
+    }
+}
+
 #[test]
 fn accepts_extra_pieces_with_a_warning() {
     let cases = [
@@ -160,11 +170,7 @@ fn accepts_extra_pieces_with_a_warning() {
         ("3k5/9/9/9/9/9/9/9/ccc6/4K4 w", "black has 3 cannons"),
         ("3k5/9/9/PPPPPP3/9/9/9/9/9/4K4 w", "red has 6 pawns"),
     ];
-    for (fen, warning) in cases {
-        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let text = pos.placement_warning().unwrap_or_default();
-        assert!(text.contains(warning), "{fen}: {text}");
-    }
+    accepted_with_warnings(&cases);
 }
 
 #[test]
@@ -181,12 +187,7 @@ fn accepts_pieces_on_points_no_game_reaches_with_a_warning() {
         ("3k5/9/9/9/3p5/9/9/9/9/4K4 w", "a black pawn on d5"),
         ("3k1p3/9/9/9/9/9/9/9/9/4K4 w", "a black pawn on f9"),
     ];
-    for (fen, warning) in cases {
-        let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        let text = pos.placement_warning().unwrap_or_default();
-        assert!(text.contains(warning), "{fen}: {text}");
-        assert!(text.ends_with("played by the ordinary rules"), "{text}");
-    }
+    accepted_with_warnings(&cases);
     // A position of a game has none.
     assert_eq!(Position::startpos().placement_warning(), None);
 }

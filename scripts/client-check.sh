@@ -18,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-2}
 cargo build --release --quiet
-engine="$PWD/target/release/chariot"
+engine="${ENGINE:-$PWD/target/release/chariot}"
 
 if [ "${XBOARD_ONLY:-0}" != 1 ]; then
   echo "== cchess (UcciEngine + UciEngine) =="
@@ -49,7 +49,7 @@ fi
 if [ "${XBOARD_PONDER:-1}" = 1 ]; then ponder=-ponder; else ponder=-xponder; fi
 echo "(${XBOARD_PROTOCOL:-ucci}, $ponder, $games games at $tc + $inc; XBoard's debug log: $work/xboard.debug)"
 xvfb-run -a xboard -variant xiangqi -fcp "$engine" -fd "$PWD" "${protocol[@]}" \
-  -scp "$opponent" -sd "$work" -mg "$games" -tc "$tc" -inc "$inc" -noGUI "$ponder" \
+  -scp "$opponent" -sd "$work" -mg "$games" -tc "$tc" -inc "$inc" -noGUI "$ponder" -autoCallFlag true \
   -debug -nameOfDebugFile "$work/xboard.debug" \
   -saveGameFile "$pgn" >"$work/xboard.log" 2>&1 &
 xboard_pid=$!
