@@ -21,7 +21,7 @@ for ((i = 0; i + 1 < ${#levels[@]}; i++)); do
     --option hi.UCI_LimitStrength=true --option "hi.UCI_Elo=$hi" \
     --option lo.UCI_LimitStrength=true --option "lo.UCI_Elo=$lo" \
     --tc "$tc" --games "$games" --concurrency 2 --opening-order random --seed "$((hi + games))" \
-    "$@" 2>&1 | tail -8)
+    "$@" 2>&1 | tail -20)
   wdl=$(echo "$out" | sed -n 's#^W/D/L \([0-9/]*\).*#\1#p')
   elo=$(echo "$out" | sed -n 's#^Elo \(.*\) (95%).*#\1#p')
   losses=$(echo "$out" | grep -ci "time" || true)
