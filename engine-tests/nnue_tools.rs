@@ -121,7 +121,11 @@ fn datagen_files_are_reproducible_and_shards_concatenate() {
         ]
         .concat(),
     ));
-    assert!(count(&a) > before, "{} positions after appending to {before}", count(&a));
+    assert!(
+        count(&a) > before,
+        "{} positions after appending to {before}",
+        count(&a)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
