@@ -134,17 +134,9 @@ fn check_search(out: &[String], multipv: usize, context: &str) {
     }
 }
 
-/// An engine after the handshake of `dialect` (`ucci` or `uci`).
-fn started(dialect: &str) -> Engine {
-    let mut e = Engine::start();
-    e.send(dialect);
-    e.expect(if dialect == "uci" { "uciok" } else { "ucciok" });
-    e
-}
-
 /// Runs every position under `go` limits with the given options in one engine.
 fn analyse_all(dialect: &str, threads: usize, multipv: usize, limits: &[&str]) {
-    let mut e = started(dialect);
+    let mut e = Engine::after_handshake(dialect).0;
     let (threads_cmd, multipv_cmd) = if dialect == "uci" {
         (
             format!("setoption name Threads value {threads}"),
@@ -246,7 +238,7 @@ fn no_move_answer(e: &mut Engine, dialect: &str) -> Vec<String> {
 #[test]
 fn no_move_is_given_for_a_position_that_was_refused() {
     for dialect in ["ucci", "uci"] {
-        let mut e = started(dialect);
+        let mut e = Engine::after_handshake(dialect).0;
         // A good position first, so there is an earlier one the engine could wrongly use.
         e.send("position startpos moves h2e2");
         e.send("go depth 3");
@@ -387,7 +379,7 @@ const PUZZLES: &[(&str, &str, i32)] = &[
 #[test]
 fn composed_puzzles_are_accepted_with_a_warning_and_solved() {
     for dialect in ["ucci", "uci"] {
-        let mut e = started(dialect);
+        let mut e = Engine::after_handshake(dialect).0;
         for (fen, first, mate) in PUZZLES {
             e.send(&format!("position fen {fen}"));
             e.send("go depth 12");

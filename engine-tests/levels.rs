@@ -6,16 +6,9 @@ mod common;
 use common::Engine;
 use std::time::{Duration, Instant};
 
-fn start(dialect: &str) -> (Engine, Vec<String>) {
-    let mut e = Engine::start();
-    e.send(dialect);
-    let out = e.expect(if dialect == "uci" { "uciok" } else { "ucciok" });
-    (e, out)
-}
-
 #[test]
 fn the_options_are_listed_and_read_in_both_dialects() {
-    let (mut e, out) = start("uci");
+    let (mut e, out) = Engine::after_handshake("uci");
     for name in ["UCI_LimitStrength", "UCI_Elo", "Skill Level", "Random Seed"] {
         assert!(
             out.iter()
@@ -31,7 +24,7 @@ fn the_options_are_listed_and_read_in_both_dialects() {
             .any(|l| l.contains("option UCI_Elo: 99999 is outside")),
         "{said:#?}"
     );
-    let (mut e, out) = start("ucci");
+    let (mut e, out) = Engine::after_handshake("ucci");
     for name in ["uci_limitstrength", "uci_elo", "skilllevel", "randomseed"] {
         assert!(
             out.iter()
@@ -66,7 +59,7 @@ fn the_options_are_listed_and_read_in_both_dialects() {
 
 /// The move a level plays in each of a few positions, by `go nodes` (no clock).
 fn choices(elo: i32, seed: u64) -> Vec<String> {
-    let (mut e, _) = start("uci");
+    let (mut e, _) = Engine::after_handshake("uci");
     e.send("setoption name UCI_LimitStrength value true");
     e.send(&format!("setoption name UCI_Elo value {elo}"));
     e.send(&format!("setoption name Random Seed value {seed}"));
@@ -145,7 +138,7 @@ fn a_limited_engine_is_weaker() {
 
 #[test]
 fn a_level_takes_its_time_but_stops_at_once() {
-    let (mut e, _) = start("uci");
+    let (mut e, _) = Engine::after_handshake("uci");
     e.send("setoption name UCI_LimitStrength value true");
     e.send("setoption name UCI_Elo value 1000");
     e.send("position startpos");

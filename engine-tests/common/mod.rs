@@ -39,6 +39,14 @@ impl Engine {
         }
     }
 
+    /// An engine after the handshake of `dialect` (`ucci` or `uci`), with what it answered.
+    pub fn after_handshake(dialect: &str) -> (Engine, Vec<String>) {
+        let mut e = Engine::start();
+        e.send(dialect);
+        let out = e.expect(if dialect == "uci" { "uciok" } else { "ucciok" });
+        (e, out)
+    }
+
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("input still open");
         writeln!(stdin, "{line}").expect("the engine reads its input");

@@ -602,7 +602,7 @@ impl Engine {
             .collect();
         let has_limit =
             go.depth.is_some() || go.nodes.is_some() || go.mate.is_some() || time.is_some();
-        let limits = Limits {
+        let mut limits = Limits {
             depth: self.go_limit("depth", go.depth.map(i128::from), MAX_GO_DEPTH),
             nodes: go.nodes,
             mate: self.go_limit("mate", go.mate.map(i128::from), MAX_GO_MATE),
@@ -615,7 +615,6 @@ impl Engine {
             eval: self.evaluator(),
             strength: None,
         };
-        let mut limits = limits;
         if let Some(elo) = self.options.level_elo() {
             let seed = match self.options.seed {
                 0 => self.game_seed,

@@ -196,10 +196,10 @@ fn run_job(worker: &mut Worker, job: &Job) {
         .filter_map(|_| job.helper_results.1.recv().ok())
         .collect();
     let mut result = result_of(worker, &job.shared);
-    // With several lines the main thread's ranking is the answer: a vote would pick one
-    // thread's first line against another's.
+    // A level's choice among the lines it ranked, reported as line 1; else, with one line,
+    // the threads' vote. (With several lines the main thread's ranking is the answer: a vote
+    // would pick one thread's first line against another's.)
     if let Some(level) = &job.limits.strength {
-        // The level's choice among the lines it ranked, reported as line 1.
         let pick = level.choose(worker.root_moves(), job.pos.key());
         if pick > 0 {
             let line = &worker.root_moves()[pick];
