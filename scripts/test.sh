@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: the Ray drivers' tests on a local 2-CPU cluster (the pinned Ray installed into
 # target/cluster-venv on first use), then `cargo test --release` (unit, integration and
-# property tests). `.ci/run` runs exactly this script.
+# property tests), then the search tuner's tests against a `tune` build (its own target dir,
+# so that the normal binary stays as it is). `.ci/run` runs exactly this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
@@ -12,3 +13,5 @@ fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check -r scripts/cluster/requirements.txt
 "$venv/bin/python" scripts/cluster/test_cluster.py
 cargo test --release
+cargo build --release --features tune --target-dir target/tune
+python3 scripts/test_spsa.py target/tune/release/chariot

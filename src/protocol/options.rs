@@ -126,6 +126,8 @@ impl Engine {
                     "option randomseed type spin min 0 max {MAX_SEED} default 0"
                 ));
                 out.line("option newgame type button");
+                #[cfg(feature = "tune")]
+                list_tunables(out, "option ");
                 out.line("ucciok");
             }
             Dialect::Uci => {
@@ -174,6 +176,8 @@ impl Engine {
                 out.line(&format!(
                     "option name Random Seed type spin default 0 min 0 max {MAX_SEED}"
                 ));
+                #[cfg(feature = "tune")]
+                list_tunables(out, "option name ");
                 out.line("uciok");
             }
         }
@@ -342,6 +346,16 @@ impl Engine {
                 Some(setting) => self.ranks.setting = setting,
                 None => bad(self),
             },
+            // A `tune` build's search parameters.
+            #[cfg(feature = "tune")]
+            _ if crate::search::params::tunable(name).is_some() => {
+                match value.and_then(|v| v.trim().parse::<f64>().ok()) {
+                    Some(v) if v.is_finite() => {
+                        let _ = crate::search::params::set_tuned(name, v);
+                    }
+                    _ => bad(self),
+                }
+            }
             // Options of other engines and GUIs (books, skill levels, rule switches we do not
             // have yet): ignored, as the protocol asks.
             _ => {
@@ -354,6 +368,24 @@ impl Engine {
         if let Some(note) = clamped.take() {
             self.error(&note);
         }
+    }
+}
+
+/// A `tune` build's search parameters, each an option named as its field (whole numbers as
+/// spins, the others as strings holding a decimal).
+#[cfg(feature = "tune")]
+fn list_tunables(out: &Output, prefix: &str) {
+    let now = crate::search::params::tuned();
+    for t in crate::search::params::TUNABLES {
+        let v = t.get(now);
+        out.line(&if t.integer {
+            format!(
+                "{prefix}{} type spin default {v} min {} max {}",
+                t.name, t.min, t.max
+            )
+        } else {
+            format!("{prefix}{} type string default {v}", t.name)
+        });
     }
 }
 

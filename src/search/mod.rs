@@ -33,9 +33,6 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable, TtHit, value_from_tt, value_to_tt};
 
-/// The search's parameters: constants, so that the code folds them.
-const PARAMS: &SearchParams = &SearchParams::DEFAULT;
-
 /// At most this many moves of a node are put off for another thread's (see `pvs`).
 const DEFERRED_MOVES: usize = 8;
 /// Deepest ply the search reaches (iterations, extensions and quiescence together).

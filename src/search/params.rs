@@ -1,4 +1,10 @@
 //! Every tunable number of the search, in one place, so tuning touches one file.
+//!
+//! A normal build plays `SearchParams::DEFAULT`, a constant the code folds. A build with the
+//! `tune` feature (`cargo build --release --features tune`) plays the values the tuner sets
+//! through engine options named as the fields (`setoption name rfp_margin value 130`), read
+//! once per search: `TUNABLES` says which fields those are, their ranges and the step the
+//! tuner starts its perturbations at (`scripts/spsa.py`).
 
 /// Search parameters. `SearchParams::default()` is what the engine plays with.
 #[derive(Clone, Debug)]
@@ -127,5 +133,211 @@ impl SearchParams {
 impl Default for SearchParams {
     fn default() -> SearchParams {
         SearchParams::DEFAULT
+    }
+}
+
+/// A field the tuner may set: its name (the field's and the option's), range and the SPSA
+/// perturbation it ends at (`step`, in the field's units).
+pub struct Tunable {
+    pub name: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
+    /// Whether the field holds a whole number (the value is rounded).
+    pub integer: bool,
+    get: fn(&SearchParams) -> f64,
+    set: fn(&mut SearchParams, f64),
+}
+
+impl Tunable {
+    /// The field's value in `params`.
+    pub fn get(&self, params: &SearchParams) -> f64 {
+        (self.get)(params)
+    }
+
+    /// Sets the field in `params` to `value`, brought into range (and rounded for a whole
+    /// number).
+    pub fn set(&self, params: &mut SearchParams, value: f64) {
+        (self.set)(params, value.clamp(self.min, self.max))
+    }
+}
+
+/// A field's type as the tuner sets it.
+trait Tuned: Copy {
+    const INTEGER: bool;
+    fn from_f64(v: f64) -> Self;
+    fn to_f64(self) -> f64;
+}
+
+impl Tuned for i32 {
+    const INTEGER: bool = true;
+    fn from_f64(v: f64) -> i32 {
+        v.round() as i32
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+}
+
+impl Tuned for usize {
+    const INTEGER: bool = true;
+    fn from_f64(v: f64) -> usize {
+        v.round().max(0.0) as usize
+    }
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+}
+
+impl Tuned for f64 {
+    const INTEGER: bool = false;
+    fn from_f64(v: f64) -> f64 {
+        v
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+}
+
+/// The integer-ness of a field, from its type.
+const fn is_integer<T: Tuned>(_: fn(&SearchParams) -> T) -> bool {
+    T::INTEGER
+}
+
+macro_rules! tunables {
+    ($(($field:ident, $min:expr, $max:expr, $step:expr)),* $(,)?) => {
+        /// The fields the tuner may set, with their ranges and steps.
+        pub const TUNABLES: &[Tunable] = &[$(Tunable {
+            name: stringify!($field),
+            min: $min as f64,
+            max: $max as f64,
+            step: $step as f64,
+            integer: is_integer(|p: &SearchParams| p.$field),
+            get: |p| Tuned::to_f64(p.$field),
+            set: |p, v| p.$field = Tuned::from_f64(v),
+        }),*];
+    };
+}
+
+tunables![
+    (aspiration_window, 10, 100, 5),
+    (aspiration_growth, 0, 40, 3),
+    (rfp_depth, 3, 12, 1),
+    (rfp_margin, 40, 300, 12),
+    (nmp_depth, 1, 6, 1),
+    (nmp_base, 1, 6, 1),
+    (nmp_divisor, 2, 8, 1),
+    (nmp_eval_divisor, 80, 600, 25),
+    (nmp_eval_max, 0, 6, 1),
+    (fp_depth, 2, 12, 1),
+    (fp_base, 40, 400, 15),
+    (fp_margin, 40, 300, 12),
+    (lmp_depth, 2, 12, 1),
+    (lmp_base, 0, 10, 1),
+    (lmr_base, 0.0, 2.0, 0.1),
+    (lmr_divisor, 1.0, 4.0, 0.15),
+    (lmr_depth, 1, 6, 1),
+    (lmr_first_moves, 0, 6, 1),
+    (lmr_history_divisor, 2000, 20000, 800),
+    (lmr_cut_node, 0, 3, 1),
+    (lmr_tt_capture_gap, 0, 6, 1),
+    (history_prune_depth, 1, 10, 1),
+    (history_prune_margin, 500, 12000, 400),
+    (see_prune_depth, 2, 12, 1),
+    (see_capture_margin, 5, 80, 4),
+    (see_quiet_margin, 15, 200, 6),
+    (delta_margin, 80, 600, 20),
+    (iir_depth, 2, 10, 1),
+    (history_bonus_per_ply, 50, 600, 20),
+    (history_bonus_offset, 0, 500, 20),
+    (history_max_bonus, 500, 8000, 150),
+    (check_extension_reach, 1, 4, 1),
+    (tm_instability, 0.0, 4.0, 0.15),
+    (tm_drop_scale, 40.0, 500.0, 15.0),
+    (tm_drop_max, 1.0, 3.0, 0.08),
+    (tm_single_move, 0.05, 1.0, 0.03),
+    (tm_stable_depths, 1, 10, 1),
+    (tm_stable_factor, 0.3, 1.0, 0.03),
+    (tm_effort_share, 0.5, 1.0, 0.02),
+];
+
+/// The tunable named `name` (as engines match option names: case, spaces and underscores
+/// ignored).
+pub fn tunable(name: &str) -> Option<&'static Tunable> {
+    let key = |s: &str| {
+        s.chars()
+            .filter(|c| !c.is_whitespace() && *c != '_')
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
+    let wanted = key(name);
+    TUNABLES.iter().find(|t| key(t.name) == wanted)
+}
+
+/// The parameters a `tune` build plays: the defaults until the tuner sets one. Each change
+/// leaks one copy of the parameters (a few hundred bytes), so that a search can hold them as
+/// a plain reference with no lock.
+#[cfg(feature = "tune")]
+static TUNED: std::sync::RwLock<&'static SearchParams> =
+    std::sync::RwLock::new(&SearchParams::DEFAULT);
+
+/// The parameters a `tune` build plays now.
+#[cfg(feature = "tune")]
+pub fn tuned() -> &'static SearchParams {
+    *TUNED.read().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Sets one tunable in what a `tune` build plays; an error names an unknown field.
+#[cfg(feature = "tune")]
+pub fn set_tuned(name: &str, value: f64) -> Result<(), String> {
+    let tunable = tunable(name).ok_or_else(|| format!("no tunable parameter {name}"))?;
+    let mut guard = TUNED.write().unwrap_or_else(|e| e.into_inner());
+    let mut params = (*guard).clone();
+    tunable.set(&mut params, value);
+    *guard = Box::leak(Box::new(params));
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tunables_are_distinct_fields_with_defaults_in_range() {
+        let defaults = SearchParams::DEFAULT;
+        for (i, t) in TUNABLES.iter().enumerate() {
+            assert!(TUNABLES[..i].iter().all(|u| u.name != t.name), "{}", t.name);
+            let v = t.get(&defaults);
+            assert!(
+                t.min <= v && v <= t.max,
+                "{} = {v} outside {}..{}",
+                t.name,
+                t.min,
+                t.max
+            );
+            assert!(t.step > 0.0 && t.step < t.max - t.min, "{}", t.name);
+        }
+    }
+
+    #[test]
+    fn setting_a_tunable_changes_that_field_only_rounded_and_clamped() {
+        let mut params = SearchParams::DEFAULT;
+        let rfp = tunable("RFP Margin").expect("found by option-style name");
+        assert!(rfp.integer);
+        rfp.set(&mut params, 131.6);
+        assert_eq!(params.rfp_margin, 132);
+        rfp.set(&mut params, 1e9);
+        assert_eq!(params.rfp_margin, 300);
+        let lmr = tunable("lmr_base").unwrap();
+        assert!(!lmr.integer);
+        lmr.set(&mut params, 0.9);
+        assert_eq!(params.lmr_base, 0.9);
+        for t in TUNABLES
+            .iter()
+            .filter(|t| !["rfp_margin", "lmr_base"].contains(&t.name))
+        {
+            assert_eq!(t.get(&params), t.get(&SearchParams::DEFAULT), "{}", t.name);
+        }
+        assert!(tunable("no_such_field").is_none());
     }
 }

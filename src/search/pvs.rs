@@ -98,7 +98,7 @@ impl Worker {
         };
         self.stack[ply].static_eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
-        let p = PARAMS;
+        let p = self.params();
 
         // Neither shortcut below looks at the moves, so neither may answer where beta is a
         // mated score: only the move loop can tell that this side has no move left (a
@@ -155,7 +155,7 @@ impl Worker {
         }
 
         // 8. Internal iterative reduction: no hash move, so this node is likely unimportant.
-        if tt_move.is_none() && depth >= PARAMS.iir_depth {
+        if tt_move.is_none() && depth >= self.params().iir_depth {
             depth -= 1;
         }
 
@@ -164,8 +164,8 @@ impl Worker {
         // 9. The move loop. Near the root, with other threads about, leave a mark here and
         // see whether another thread is in this node already (see `breadcrumbs`).
         let smp = shared.node_counts.len() > 1;
-        let mark =
-            (smp && ply < PARAMS.breadcrumb_plies).then(|| shared.breadcrumbs.enter(key, self.id));
+        let mark = (smp && ply < self.params().breadcrumb_plies)
+            .then(|| shared.breadcrumbs.enter(key, self.id));
         let others_here = mark.as_ref().is_some_and(|m| m.others_here);
         let earlier = |back: usize| {
             ply.checked_sub(back)
@@ -181,7 +181,7 @@ impl Worker {
         let side = self.pos.side_to_move().index();
         // A capture as the hash move of an entry searched nearly this deep: the quiet moves
         // are less likely to be best here.
-        let tt_capture = entry.is_some_and(|e| e.depth >= depth - PARAMS.lmr_tt_capture_gap)
+        let tt_capture = entry.is_some_and(|e| e.depth >= depth - self.params().lmr_tt_capture_gap)
             && !tt_move.is_none()
             && self.pos.piece_on(tt_move.to()).is_some();
         let original_alpha = alpha;
@@ -196,11 +196,12 @@ impl Worker {
         // the pruning would drop every quiet move but the checks, the picker need not hand
         // the others out (nor score and sort those not generated yet): the same search.
         let may_prune = !pv_node && !in_check;
-        let may_skip_quiets = may_prune && depth < PARAMS.lmr_depth;
-        let quiet_pruning = QuietPruning::new(PARAMS, may_prune, depth, improving, static_eval);
+        let may_skip_quiets = may_prune && depth < self.params().lmr_depth;
+        let quiet_pruning =
+            QuietPruning::new(self.params(), may_prune, depth, improving, static_eval);
         let mut skipping_quiets = false;
         // Moves put off because another thread is searching them (see below).
-        let may_defer = smp && ply + 1 < PARAMS.breadcrumb_plies;
+        let may_defer = smp && ply + 1 < self.params().breadcrumb_plies;
         let mut deferred: Tried<Move, DEFERRED_MOVES> = Tried::new(Move::NONE);
         let mut next_deferred = 0;
         loop {
@@ -233,7 +234,7 @@ impl Worker {
             let victim = self.pos.piece_on(mv.to()).map(Piece::kind);
             let is_capture = victim.is_some();
             let piece_to = PieceTo::of(&self.pos, mv);
-            let p = PARAMS;
+            let p = self.params();
             // Whether the move checks: pruning spares checks, and the child is told, so it is
             // computed once (before the move, where most moves are cleared by a glance at the
             // king's lines).
@@ -285,7 +286,7 @@ impl Worker {
 
             // 11. Extensions: checks, while the line is not already very long.
             let extension = i32::from(
-                gives_check && ply < PARAMS.check_extension_reach * self.root_depth as usize,
+                gives_check && ply < self.params().check_extension_reach * self.root_depth as usize,
             );
             let new_depth = depth - 1 + extension;
 
@@ -297,8 +298,8 @@ impl Worker {
             let mut full_window = move_count == 1;
             if move_count > 1 {
                 let mut reduction = 0;
-                if depth >= PARAMS.lmr_depth
-                    && move_count > PARAMS.lmr_first_moves + usize::from(pv_node)
+                if depth >= self.params().lmr_depth
+                    && move_count > self.params().lmr_first_moves + usize::from(pv_node)
                     && !is_capture
                     && !in_check
                 {
@@ -307,14 +308,14 @@ impl Worker {
                     reduction += i32::from(!improving);
                     reduction -= i32::from(gives_check);
                     reduction += i32::from(others_here);
-                    reduction += PARAMS.lmr_cut_node * i32::from(cut_node);
+                    reduction += self.params().lmr_cut_node * i32::from(cut_node);
                     reduction += i32::from(tt_capture);
                     reduction += i32::from(self.stack[ply + 1].cutoffs > 3);
                     if mv == killers[0] || mv == killers[1] || mv == counter {
                         reduction -= 1;
                     }
                     let history = self.histories.quiet_score(side, mv, context, piece_to);
-                    reduction -= history / PARAMS.lmr_history_divisor;
+                    reduction -= history / self.params().lmr_history_divisor;
                     reduction = reduction.clamp(0, new_depth - 1);
                 }
                 value = -self.pvs(
@@ -375,9 +376,9 @@ impl Worker {
                             .saturating_add(1 + u8::from(tt_move.is_none()));
                         // 13. A cutoff: teach the histories. The captures tried before it
                         // failed here, whichever kind of move refuted.
-                        let bonus = (PARAMS.history_bonus_per_ply * depth
-                            - PARAMS.history_bonus_offset)
-                            .min(PARAMS.history_max_bonus);
+                        let bonus = (self.params().history_bonus_per_ply * depth
+                            - self.params().history_bonus_offset)
+                            .min(self.params().history_max_bonus);
                         for &(cpt, kind) in captures_tried.as_slice() {
                             self.histories.update_capture(cpt, kind, -bonus);
                         }

@@ -73,7 +73,7 @@ impl Worker {
         let mut move_count = 0;
         loop {
             if !in_check {
-                picker.set_delta_floor(alpha - stand_pat - PARAMS.delta_margin);
+                picker.set_delta_floor(alpha - stand_pat - self.params().delta_margin);
             }
             let Some(mv) = picker.next(&self.pos, &self.histories) else {
                 break;
@@ -94,7 +94,7 @@ impl Worker {
                     .pos
                     .piece_on(mv.to())
                     .map_or(0, |p| crate::position::see::piece_value(p.kind()));
-                if stand_pat + gain + PARAMS.delta_margin <= alpha {
+                if stand_pat + gain + self.params().delta_margin <= alpha {
                     if !picker.gives_check(&self.pos, mv) {
                         continue;
                     }

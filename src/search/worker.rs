@@ -128,6 +128,9 @@ pub struct Worker {
     pub(super) completed_depth: i32,
     /// The aspiration window of the root search under way.
     pub(super) window: (Value, Value),
+    /// What a `tune` build plays this search (`params::tuned` when it began).
+    #[cfg(feature = "tune")]
+    tuned: &'static SearchParams,
 }
 
 impl Worker {
@@ -136,7 +139,7 @@ impl Worker {
             id,
             pos: Position::startpos(),
             histories: Histories::new(),
-            reductions: Reductions::new(PARAMS),
+            reductions: Reductions::new(&SearchParams::DEFAULT),
             stack: ply_array(Frame::default()),
             accs: ply_array(Accumulator::default()),
             nnue_accs: ply_array(nnue::Accumulator::default()),
@@ -151,7 +154,24 @@ impl Worker {
             stopped: false,
             completed_depth: 0,
             window: (-INFINITE, INFINITE),
+            #[cfg(feature = "tune")]
+            tuned: &SearchParams::DEFAULT,
         }
+    }
+
+    /// The search's parameters: in a normal build the constants, so that the code folds
+    /// them.
+    #[cfg(not(feature = "tune"))]
+    #[inline(always)]
+    pub(super) fn params(&self) -> &'static SearchParams {
+        &SearchParams::DEFAULT
+    }
+
+    /// The search's parameters: in a `tune` build those set when the search began.
+    #[cfg(feature = "tune")]
+    #[inline(always)]
+    pub(super) fn params(&self) -> &'static SearchParams {
+        self.tuned
     }
 
     /// Forgets everything learned (a new game).
@@ -177,6 +197,14 @@ impl Worker {
             None => self.accs[0] = Accumulator::new(pos),
         }
         self.limits = limits.clone();
+        #[cfg(feature = "tune")]
+        {
+            let tuned = params::tuned();
+            if !std::ptr::eq(tuned, self.tuned) {
+                self.tuned = tuned;
+                self.reductions = Reductions::new(tuned);
+            }
+        }
         self.nodes = 0;
         self.stopped = false;
         self.completed_depth = 0;
@@ -295,7 +323,7 @@ impl Worker {
             for pv_index in 0..multipv {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_index].previous_value;
-                let mut window = PARAMS.aspiration_window;
+                let mut window = self.params().aspiration_window;
                 let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
                     (
                         (prev - window).max(-INFINITE),
@@ -330,7 +358,7 @@ impl Worker {
                     if self.id == 0 && multipv == 1 && shared.elapsed() > Duration::from_secs(3) {
                         self.report(pv_index, bound, tt, shared, reporter);
                     }
-                    window += window / 2 + PARAMS.aspiration_growth;
+                    window += window / 2 + self.params().aspiration_growth;
                 }
                 self.root_moves[..=pv_index].sort_by_key(|rm| std::cmp::Reverse(rm.value));
                 if self.stopped {
@@ -392,7 +420,7 @@ impl Worker {
                     settled_iterations: depth - best_since,
                     best_move_effort: best.nodes as f64 / self.nodes.max(1) as f64,
                 };
-                if timeman::iteration_done(&budget, &progress, PARAMS) {
+                if timeman::iteration_done(&budget, &progress, self.params()) {
                     break;
                 }
             }
