@@ -6,7 +6,7 @@
 //! | 8 | magic `CHARNNUE` |
 //! | 4 | version (1) |
 //! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`]) |
-//! | 4 | features (1,260) |
+//! | 4 | features (`KING_BUCKETS` × 1,260) |
 //! | 4 | accumulator width (`HIDDEN`) |
 //! | 2·F·H | feature weights, `i16`, feature-major |
 //! | 2·H | feature biases, `i16` |
@@ -17,18 +17,31 @@
 //! Reading checks each field and the hash, so a truncated, corrupt or foreign file is
 //! refused with a message that says which; the engine then keeps the net it had.
 
-use super::{FEATURES, HIDDEN, Network, hidden_width};
+use super::{FEATURES, HIDDEN, KING_BUCKETS, Network, hidden_width, king_buckets};
 
 pub const MAGIC: &[u8; 8] = b"CHARNNUE";
 pub const VERSION: u32 = 1;
 /// What the architecture hash covers: inputs, width, activation, output, quantisation.
-pub const ARCHITECTURE: &str = concat!(
-    "chariot-nnue: 2x(1260 rel-colour x kind x point, black flips ranks) -> ",
-    hidden_width!(),
-    " i16, screlu QA 255, out 2x",
-    hidden_width!(),
-    " QB 64 + bias, scale 400"
-);
+pub const ARCHITECTURE: &str = if KING_BUCKETS == 1 {
+    concat!(
+        "chariot-nnue: 2x(1260 rel-colour x kind x point, black flips ranks) -> ",
+        hidden_width!(),
+        " i16, screlu QA 255, out 2x",
+        hidden_width!(),
+        " QB 64 + bias, scale 400"
+    )
+} else {
+    concat!(
+        "chariot-nnue: 2x(",
+        king_buckets!(),
+        " own-king buckets (rank x middle file, right file mirrored) x 1260 rel-colour x kind \
+         x point, black flips ranks) -> ",
+        hidden_width!(),
+        " i16, screlu QA 255, out 2x",
+        hidden_width!(),
+        " QB 64 + bias, scale 400"
+    )
+};
 
 /// FNV-1a, 64 bits.
 pub fn fnv64(bytes: &[u8]) -> u64 {

@@ -2,9 +2,16 @@
 //!
 //! Shape (see `nnue-data/README.md` for the nets and how each was chosen):
 //! - **Inputs**: for each perspective (Red's and Black's view), one binary feature per
-//!   (colour relative to the perspective, piece kind, point), 2 × 7 × 90 = 1,260. Black's view
-//!   flips ranks (rank r becomes 9 − r), so "my pieces advance upward" holds for both and one
-//!   weight matrix serves both views.
+//!   (king bucket, colour relative to the perspective, piece kind, point): `KING_BUCKETS` ×
+//!   2 × 7 × 90. Black's view flips ranks (rank r becomes 9 − r), so "my pieces advance
+//!   upward" holds for both and one weight matrix serves both views. With 6 buckets
+//!   (`king_buckets!`), the bucket is where the perspective's own king stands in its palace:
+//!   its rank (3) and whether it is on the middle file (2); a king on the right-hand file
+//!   sees the board mirrored left to right (xiangqi is symmetric so), which folds the 9
+//!   palace points onto 6, and a king move that changes its side's bucket or mirror rebuilds
+//!   that side's accumulator. The shipped shape has 1 bucket: 6, trained with a shared
+//!   factor on gen4's 10.4 M positions, fitted them better and held-out ones worse
+//!   (`nnue-data/README.md`), so it waits for more data.
 //! - **Accumulator**: per perspective `bias + Σ column(feature)` in `i16`, `HIDDEN` wide. A
 //!   move changes two columns (three for a capture) per perspective, so the search keeps one
 //!   accumulator pair per ply and updates it move by move ([`Accumulator::after`]).
@@ -21,12 +28,23 @@
 pub mod file;
 pub mod simd;
 
-use crate::core::{Color, Move, Piece, SQUARES, Square};
+use crate::core::{Color, Move, Piece, PieceKind, SQUARES, Square};
 use crate::position::Position;
 use std::sync::{Arc, LazyLock};
 
-/// Features per perspective: relative colour × kind × point.
-pub const FEATURES: usize = 2 * 7 * SQUARES;
+/// Features of one king bucket: relative colour × kind × point.
+pub const BASE_FEATURES: usize = 2 * 7 * SQUARES;
+/// King buckets per perspective, as a literal so that the architecture string names it: 1
+/// (no buckets, no mirroring) or 6.
+macro_rules! king_buckets {
+    () => {
+        1
+    };
+}
+pub(crate) use king_buckets;
+pub const KING_BUCKETS: usize = king_buckets!();
+/// Features per perspective.
+pub const FEATURES: usize = KING_BUCKETS * BASE_FEATURES;
 /// The accumulator width, as a literal so that the architecture string
 /// ([`file::ARCHITECTURE`]) is built from the same number: changing the width is this one
 /// line (and a net trained for it).
@@ -49,9 +67,60 @@ pub const SCALE: i32 = 400;
 /// Whether the engine searches with the network unless told otherwise (`UseNNUE`).
 pub const DEFAULT_ON: bool = true;
 
-/// The feature of `piece` on `sq` as `perspective` sees it.
+/// How one perspective sees the board, from where its king stands: the first feature of
+/// its bucket, and whether files are mirrored.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct View {
+    pub perspective: Color,
+    pub offset: usize,
+    pub mirror: bool,
+}
+
+impl View {
+    /// `perspective`'s view with its king on `king`.
+    #[inline(always)]
+    pub fn new(perspective: Color, king: Square) -> View {
+        if KING_BUCKETS == 1 {
+            return View {
+                perspective,
+                offset: 0,
+                mirror: false,
+            };
+        }
+        let rank = match perspective {
+            Color::Red => king.rank(),
+            Color::Black => 9 - king.rank(),
+        } as usize;
+        let file = king.file();
+        View {
+            perspective,
+            offset: (rank.min(2) * 2 + usize::from(file != 4)) * BASE_FEATURES,
+            mirror: file > 4,
+        }
+    }
+
+    /// `perspective`'s view of `pos`.
+    #[inline(always)]
+    pub fn of(pos: &Position, perspective: Color) -> View {
+        View::new(perspective, pos.king_square(perspective))
+    }
+
+    /// The feature of `piece` on `sq` in this view.
+    #[inline(always)]
+    pub fn feature(&self, piece: Piece, sq: Square) -> usize {
+        let sq = if self.mirror {
+            Square::new(8 - sq.file(), sq.rank())
+        } else {
+            sq
+        };
+        self.offset + base_feature(self.perspective, piece, sq)
+    }
+}
+
+/// The bucket-free feature of `piece` on `sq` as `perspective` sees it (what the trainer
+/// shares among the buckets).
 #[inline(always)]
-pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
+pub fn base_feature(perspective: Color, piece: Piece, sq: Square) -> usize {
     let relative = (piece.color() != perspective) as usize;
     let point = match perspective {
         Color::Red => sq.index(),
@@ -112,14 +181,10 @@ impl Accumulator {
     pub fn new(net: &Network, pos: &Position) -> Accumulator {
         let mut acc = Accumulator::default();
         for color in Color::BOTH {
-            let view = &mut acc.values[color.index()];
-            view.copy_from_slice(&net.feature_bias);
-            for index in 0..SQUARES {
-                let sq = Square::from_index_unchecked(index as u8);
-                if let Some(piece) = pos.piece_on(sq) {
-                    simd::add(view, net.column(feature(color, piece, sq)));
-                }
-            }
+            let view = View::of(pos, color);
+            refresh(&mut acc.values[color.index()], net, view, |sq| {
+                pos.piece_on(sq)
+            });
         }
         acc
     }
@@ -135,8 +200,25 @@ impl Accumulator {
         let victim = pos.piece_on(to);
         for color in Color::BOTH {
             let c = color.index();
-            let add = net.column(feature(color, moved, to));
-            let sub = net.column(feature(color, moved, from));
+            let view = View::of(pos, color);
+            if moved.kind() == PieceKind::King && moved.color() == color {
+                let moved_view = View::new(color, to);
+                if moved_view != view {
+                    // The king changed its bucket or side: this view is rebuilt.
+                    refresh(&mut next.values[c], net, moved_view, |sq| {
+                        if sq == to {
+                            Some(moved)
+                        } else if sq == from {
+                            None
+                        } else {
+                            pos.piece_on(sq)
+                        }
+                    });
+                    continue;
+                }
+            }
+            let add = net.column(view.feature(moved, to));
+            let sub = net.column(view.feature(moved, from));
             match victim {
                 None => simd::add_sub(&mut next.values[c], &self.values[c], add, sub),
                 Some(v) => simd::add_sub_sub(
@@ -144,11 +226,28 @@ impl Accumulator {
                     &self.values[c],
                     add,
                     sub,
-                    net.column(feature(color, v, to)),
+                    net.column(view.feature(v, to)),
                 ),
             }
         }
         next
+    }
+}
+
+/// One perspective's accumulator from scratch, for the board `piece_on` describes.
+#[inline]
+fn refresh(
+    values: &mut [i16; HIDDEN],
+    net: &Network,
+    view: View,
+    piece_on: impl Fn(Square) -> Option<Piece>,
+) {
+    values.copy_from_slice(&net.feature_bias);
+    for index in 0..SQUARES {
+        let sq = Square::from_index_unchecked(index as u8);
+        if let Some(piece) = piece_on(sq) {
+            simd::add(values, net.column(view.feature(piece, sq)));
+        }
     }
 }
 
@@ -184,12 +283,13 @@ pub fn evaluate(net: &Network, pos: &Position) -> i32 {
 pub fn evaluate_baseline(net: &Network, pos: &Position) -> i32 {
     let mut views = [[0i16; HIDDEN]; 2];
     for color in Color::BOTH {
-        let view = &mut views[color.index()];
-        view.copy_from_slice(&net.feature_bias);
+        let values = &mut views[color.index()];
+        let view = View::of(pos, color);
+        values.copy_from_slice(&net.feature_bias);
         for index in 0..SQUARES {
             let sq = Square::from_index_unchecked(index as u8);
             if let Some(piece) = pos.piece_on(sq) {
-                simd::add_scalar(view, net.column(feature(color, piece, sq)));
+                simd::add_scalar(values, net.column(view.feature(piece, sq)));
             }
         }
     }
@@ -211,20 +311,41 @@ mod tests {
     #[test]
     fn features_are_distinct_and_mirror_between_views() {
         let mut seen = std::collections::HashSet::new();
-        for color in Color::BOTH {
-            for kind in crate::core::PieceKind::ALL {
-                for index in 0..SQUARES {
-                    let sq = Square::from_index(index).unwrap();
-                    let piece = Piece::new(color, kind);
-                    let f = feature(Color::Red, piece, sq);
-                    assert!(f < FEATURES);
-                    assert!(seen.insert(f));
-                    // Black's view of a black piece is Red's view of the red piece mirrored.
-                    let mirrored = Piece::new(color.opponent(), kind);
-                    assert_eq!(feature(Color::Black, mirrored, sq.flip_rank()), f);
+        // Red's king on each palace point of the left half and the middle file.
+        let mut buckets = std::collections::HashSet::new();
+        for king in [3, 4, 12, 13, 21, 22] {
+            let king = Square::from_index(king).unwrap();
+            let red = View::new(Color::Red, king);
+            assert!(!red.mirror);
+            assert!(buckets.insert(red.offset) || KING_BUCKETS == 1);
+            // The king on the mirrored point sees the mirrored board.
+            let right = View::new(Color::Red, Square::new(8 - king.file(), king.rank()));
+            assert_eq!(right.offset, red.offset);
+            assert_eq!(right.mirror, king.file() != 4 && KING_BUCKETS > 1);
+            // Black's king on the rank-flipped point is in the same bucket.
+            let black = View::new(Color::Black, king.flip_rank());
+            assert_eq!(black.offset, red.offset);
+            for color in Color::BOTH {
+                for kind in PieceKind::ALL {
+                    for index in 0..SQUARES {
+                        let sq = Square::from_index(index).unwrap();
+                        let piece = Piece::new(color, kind);
+                        let f = red.feature(piece, sq);
+                        assert!(f < FEATURES);
+                        assert!(seen.insert(f) || KING_BUCKETS == 1);
+                        if right.mirror {
+                            let mirrored = Square::new(8 - sq.file(), sq.rank());
+                            assert_eq!(right.feature(piece, mirrored), f);
+                        }
+                        // Black's view of a black piece is Red's view of the red piece
+                        // mirrored.
+                        let other = Piece::new(color.opponent(), kind);
+                        assert_eq!(black.feature(other, sq.flip_rank()), f);
+                    }
                 }
             }
         }
+        assert_eq!(seen.len(), FEATURES);
     }
 
     #[test]

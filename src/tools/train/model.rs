@@ -7,7 +7,9 @@
 //! so a position costs about 2 × 30 columns forward and backward, not 2 × 1,260.
 
 use crate::core::Color;
-use crate::eval::nnue::{FEATURES, HIDDEN, Network, QA, QB, SCALE, feature};
+use crate::eval::nnue::{
+    BASE_FEATURES, FEATURES, HIDDEN, KING_BUCKETS, Network, QA, QB, SCALE, View,
+};
 use crate::tools::datagen::format::Record;
 use crate::tools::rng::Rng;
 
@@ -17,10 +19,17 @@ use crate::tools::rng::Rng;
 pub const OUTPUT_CLIP: f32 = 127.0 / QB as f32;
 pub const FEATURE_CLIP: f32 = 3.0;
 
-/// The float parameters, laid out as the integer net's.
+/// With king buckets, each piece-on-point also has a feature shared by every bucket (a
+/// factor), so that what a piece is worth wherever the king stands is learnt from all the
+/// data; the net file holds each bucket's weight plus the factor's.
+pub const FACTOR_FEATURES: usize = if KING_BUCKETS > 1 { BASE_FEATURES } else { 0 };
+/// Active features of one view at most: 32 pieces, each with its factor.
+pub const MAX_ACTIVE: usize = if KING_BUCKETS > 1 { 64 } else { 32 };
+
+/// The float parameters, laid out as the integer net's (then the factors).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// `[FEATURES][HIDDEN]`.
+    /// `[FEATURES + FACTOR_FEATURES][HIDDEN]`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     /// `[2·HIDDEN]`: the side to move's half first.
@@ -34,7 +43,7 @@ pub type Grad = Model;
 impl Model {
     pub fn zeros() -> Model {
         Model {
-            w1: vec![0.0; FEATURES * HIDDEN],
+            w1: vec![0.0; (FEATURES + FACTOR_FEATURES) * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; 2 * HIDDEN],
             b2: 0.0,
@@ -46,7 +55,10 @@ impl Model {
         let mut rng = Rng::new(seed);
         let mut uniform = |scale: f32| (rng.unit() * 2.0 - 1.0) * scale;
         let mut m = Model::zeros();
-        m.w1.iter_mut().for_each(|w| *w = uniform(0.1));
+        // The factors start at zero: each bucket's weight starts as a 1-bucket net's would.
+        m.w1[..FEATURES * HIDDEN]
+            .iter_mut()
+            .for_each(|w| *w = uniform(0.1));
         m.b1.iter_mut().for_each(|b| *b = 0.2 + uniform(0.1));
         m.w2.iter_mut().for_each(|w| *w = uniform(0.2));
         m
@@ -83,19 +95,43 @@ impl Model {
 
     /// The features of both perspectives of a record; `mirror` flips files (xiangqi is
     /// symmetric left to right, so a mirrored position is as good a sample).
-    pub fn features(record: &Record, mirror: bool) -> ([u16; 32], [u16; 32], usize, Color) {
-        let mut red = [0u16; 32];
-        let mut black = [0u16; 32];
+    pub fn features(
+        record: &Record,
+        mirror: bool,
+    ) -> ([u16; MAX_ACTIVE], [u16; MAX_ACTIVE], usize, Color) {
+        let mut red = [0u16; MAX_ACTIVE];
+        let mut black = [0u16; MAX_ACTIVE];
+        let placed = || {
+            record.pieces().map(move |(sq, piece)| {
+                let sq = if mirror {
+                    crate::core::Square::new(8 - sq.file(), sq.rank())
+                } else {
+                    sq
+                };
+                (sq, piece)
+            })
+        };
+        let king = |color: Color| {
+            placed()
+                .find(|&(_, p)| p == crate::core::Piece::new(color, crate::core::PieceKind::King))
+                .map_or(crate::core::Square::new(4, 0), |(sq, _)| sq)
+        };
+        let views = [
+            View::new(Color::Red, king(Color::Red)),
+            View::new(Color::Black, king(Color::Black)),
+        ];
         let mut n = 0;
-        for (sq, piece) in record.pieces() {
-            let sq = if mirror {
-                crate::core::Square::new(8 - sq.file(), sq.rank())
-            } else {
-                sq
-            };
-            red[n] = feature(Color::Red, piece, sq) as u16;
-            black[n] = feature(Color::Black, piece, sq) as u16;
+        for (sq, piece) in placed().take(32) {
+            let (r, b) = (views[0].feature(piece, sq), views[1].feature(piece, sq));
+            red[n] = r as u16;
+            black[n] = b as u16;
             n += 1;
+            if KING_BUCKETS > 1 {
+                // The factor of the feature as the view sees it (mirrored with it).
+                red[n] = (FEATURES + r - views[0].offset) as u16;
+                black[n] = (FEATURES + b - views[1].offset) as u16;
+                n += 1;
+            }
         }
         (red, black, n, record.side_to_move())
     }
@@ -107,7 +143,7 @@ impl Model {
         record: &Record,
         mirror: bool,
         acc: &mut [[f32; HIDDEN]; 2],
-    ) -> (f32, [[u16; 32]; 2], usize) {
+    ) -> (f32, [[u16; MAX_ACTIVE]; 2], usize) {
         let (red, black, n, side) = Model::features(record, mirror);
         // Perspective 0 is the side to move's.
         let views = if side == Color::Red {
@@ -202,8 +238,22 @@ impl Model {
     /// The integer network (rounded to the nearest step).
     pub fn quantise(&self) -> Network {
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        // Each bucket's weights with the factor's added (kept in the clip range, so that an
+        // accumulator cannot overflow).
+        let (buckets, factor) = self.w1.split_at(FEATURES * HIDDEN);
+        let feature_weights = buckets
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| {
+                let shared = factor
+                    .get(i % (BASE_FEATURES * HIDDEN))
+                    .copied()
+                    .unwrap_or(0.0);
+                q16((w + shared).clamp(-FEATURE_CLIP, FEATURE_CLIP), QA)
+            })
+            .collect();
         let mut net = Network {
-            feature_weights: self.w1.iter().map(|&w| q16(w, QA)).collect(),
+            feature_weights,
             feature_bias: self.b1.iter().map(|&w| q16(w, QA)).collect(),
             output_weights: self.w2.iter().map(|&w| q16(w, QB)).collect(),
             output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
