@@ -9,7 +9,7 @@
 //! fixed `Random Seed` a game replays exactly; with none, each game varies.
 //!
 //! The levels are points on a measured curve: `LEVELS` lists the settings whose strength was
-//! measured against each other (`nnue-data/README.md`'s ladder and how to reproduce it), and
+//! measured against each other (README, "Playing levels": the ladder and how to reproduce it), and
 //! an Elo in between takes the settings between its neighbours (nodes geometrically,
 //! temperature linearly). The top of the scale, `MAX_ELO`, is full strength.
 //!
@@ -21,9 +21,9 @@ use super::{INFINITE, MATE_BOUND, RootMove};
 use crate::eval::Value;
 
 /// The lowest rating a level plays at.
-pub const MIN_ELO: i32 = 330;
+pub const MIN_ELO: i32 = 200;
 /// The rating of full strength (the top of the scale).
-pub const MAX_ELO: i32 = 2800;
+pub const MAX_ELO: i32 = 2850;
 /// `Skill Level`'s range: 0 is `MIN_ELO`, 20 full strength.
 pub const MAX_SKILL: i32 = 20;
 /// The share of the clock's soft limit a limited engine thinks at least.
@@ -38,16 +38,16 @@ const MAX_LOSS_IN_TEMPERATURES: i32 = 4;
 /// many times the nodes.
 const LEVELS: [(i32, u64, Value); 12] = [
     (MIN_ELO, 100, 300),
-    (410, 100, 190),
-    (490, 100, 120),
-    (610, 100, 70),
-    (710, 100, 35),
-    (770, 250, 0),
+    (360, 100, 190),
+    (505, 100, 120),
+    (628, 100, 70),
+    (796, 100, 35),
+    (909, 250, 0),
     (1180, 600, 0),
-    (1480, 1_500, 0),
-    (1910, 4_000, 0),
-    (2300, 10_000, 0),
-    (2600, 28_000, 0),
+    (1586, 1_500, 0),
+    (1903, 4_000, 0),
+    (2226, 10_000, 0),
+    (2465, 28_000, 0),
     (MAX_ELO, u64::MAX, 0),
 ];
 
