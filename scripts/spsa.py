@@ -199,7 +199,8 @@ def report(state):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--state", required=True, help="the JSON state file (created if missing)")
-    ap.add_argument("--engine", default="target/tune/release/chariot", help="a tune build")
+    ap.add_argument("--engine", help="a tune build (default target/tune/release/chariot; "
+                    "given when going on, it replaces the file's)")
     ap.add_argument("--params", default="all", help="comma-separated names, or 'all'")
     ap.add_argument("--iterations", type=int, default=2000, help="the whole run's iterations")
     ap.add_argument("--games", type=int, default=8, help="games per iteration (even)")
@@ -215,11 +216,14 @@ def main():
     if os.path.exists(args.state):
         with open(args.state, encoding="utf-8") as f:
             state = json.load(f)
+        if args.engine:
+            state["engine"] = args.engine
     elif args.report:
         sys.exit(f"no state file {args.state}")
     else:
         if args.games < 2 or args.games % 2:
             sys.exit("--games must be even and at least 2")
+        args.engine = args.engine or "target/tune/release/chariot"
         state = new_state(args)
         save(state, args.state)
     if args.report:
