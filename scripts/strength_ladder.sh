@@ -3,10 +3,13 @@
 # between each pair of neighbouring levels, and prints one table row per step with the
 # measured Elo difference beside the one the option claims.
 # Usage: scripts/strength_ladder.sh GAMES TC "ELO ELO ..." [extra chariot match options]
-#   e.g. scripts/strength_ladder.sh 200 1+0.01 "600 800 1000 1200 1400 1600 1800 2000 2200 2400 2600 2800"
-# CONCURRENCY (default 2) games run at once; the levels below 2800 are node budgets that
-# mostly wait out their thinking time, so many at once do not change them. 2800 is full
-# strength (run its step with nothing else on the cores). Games use the shipped openings in random order, both colours each.
+#   e.g. scripts/strength_ladder.sh 200 1+0.01 "200 400 600 800 1000 1200 1400 1600 1800 2000"
+# CONCURRENCY (default 2) games run at once; SEED (default 0) shifts the match seeds for a
+# fresh set of openings. Levels up to about 2000 are node budgets of a few thousand nodes that
+# mostly wait out their thinking time, so many games at once do not change them; above that,
+# a loaded machine lets the clock cut a level's budget short: run those steps with
+# CONCURRENCY=2 and nothing else on the two cores. 3000 is full strength. Games use the
+# shipped openings in random order, both colours each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:?games per step}
@@ -22,7 +25,7 @@ for ((i = 0; i + 1 < ${#levels[@]}; i++)); do
   out=$("$bin" match --engine "hi=$bin" --engine "lo=$bin" \
     --option hi.UCI_LimitStrength=true --option "hi.UCI_Elo=$hi" \
     --option lo.UCI_LimitStrength=true --option "lo.UCI_Elo=$lo" \
-    --tc "$tc" --games "$games" --concurrency "${CONCURRENCY:-2}" --opening-order random --seed "$((hi + games))" \
+    --tc "$tc" --games "$games" --concurrency "${CONCURRENCY:-2}" --opening-order random --seed "$((hi + games + ${SEED:-0}))" \
     "$@" 2>&1 | tail -20)
   wdl=$(echo "$out" | sed -n 's#^W/D/L \([0-9/]*\).*#\1#p')
   elo=$(echo "$out" | sed -n 's#^Elo \(.*\) (95%).*#\1#p')

@@ -2,7 +2,9 @@
 # Every test: the Ray drivers' tests on a local 2-CPU cluster (the pinned Ray installed into
 # target/cluster-venv on first use), then `cargo test --release` (unit, integration and
 # property tests), then the search tuner's tests against a `tune` build (its own target dir,
-# so that the normal binary stays as it is). `.ci/run` runs exactly this script.
+# so that the normal binary stays as it is), and that the playing levels' labels in
+# src/search/strength.rs are the fit of the games recorded for them. `.ci/run` runs exactly
+# this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release
@@ -15,3 +17,4 @@ fi
 cargo test --release
 cargo build --release --features tune --target-dir target/tune
 python3 scripts/test_spsa.py target/tune/release/chariot
+python3 scripts/strength_fit.py --check

@@ -11,7 +11,10 @@
 //! The levels are points on a measured curve: `LEVELS` lists the settings whose strength was
 //! measured against each other (README, "Playing levels": the ladder and how to reproduce it), and
 //! an Elo in between takes the settings between its neighbours (nodes geometrically,
-//! temperature linearly). The top of the scale, `MAX_ELO`, is full strength.
+//! temperature linearly). From 250 nodes up the labels are a least-squares fit of every match
+//! recorded in `scripts/strength_games.tsv`, Elo taken as linear in the logarithm of the node
+//! budget between two settings (`scripts/strength_fit.py`, which CI runs to check that the
+//! labels here are still the fit). The top of the scale, `MAX_ELO`, is full strength.
 //!
 //! A limited engine still uses its clock as a person expects: it thinks at least a share of
 //! the time the clock would give a full-strength move (`THINK_SHARE`), never instantly, and
@@ -23,11 +26,16 @@ use crate::eval::Value;
 /// The lowest rating a level plays at.
 pub const MIN_ELO: i32 = 200;
 /// The rating of full strength (the top of the scale).
-pub const MAX_ELO: i32 = 2850;
+pub const MAX_ELO: i32 = 3000;
 /// `Skill Level`'s range: 0 is `MIN_ELO`, 20 full strength.
 pub const MAX_SKILL: i32 = 20;
 /// The share of the clock's soft limit a limited engine thinks at least.
 pub const THINK_SHARE: f64 = 0.5;
+/// What full strength searches per move at the scale's time control (2 s + 0.02 s, one
+/// thread: between about 250,000 and 600,000 nodes), as a multiple of the strongest measured
+/// node budget; the levels between that budget and full strength interpolate up to it, so
+/// that the scale has no jump at its top.
+const FULL_NODES_FACTOR: u64 = 4;
 /// Root moves a level with a temperature chooses among.
 const CANDIDATES: usize = 8;
 /// No move more than this many temperatures worse than the best is ever chosen.
@@ -36,7 +44,7 @@ const MAX_LOSS_IN_TEMPERATURES: i32 = 4;
 /// The measured settings, weakest first: (Elo, nodes per root line, temperature in
 /// centipawns). A level with a temperature ranks `CANDIDATES` root lines, and searches that
 /// many times the nodes.
-const LEVELS: [(i32, u64, Value); 12] = [
+const LEVELS: [(i32, u64, Value); 13] = [
     (MIN_ELO, 100, 300),
     (360, 100, 190),
     (505, 100, 120),
@@ -44,10 +52,11 @@ const LEVELS: [(i32, u64, Value); 12] = [
     (796, 100, 35),
     (909, 250, 0),
     (1180, 600, 0),
-    (1586, 1_500, 0),
-    (1903, 4_000, 0),
-    (2226, 10_000, 0),
-    (2465, 28_000, 0),
+    (1550, 1_500, 0),
+    (1905, 4_000, 0),
+    (2221, 10_000, 0),
+    (2550, 28_000, 0),
+    (2825, 84_000, 0),
     (MAX_ELO, u64::MAX, 0),
 ];
 
@@ -78,8 +87,12 @@ impl Level {
         let (lo, hi) = (LEVELS[upper - 1], LEVELS[upper]);
         let t = f64::from(elo - lo.0) / f64::from(hi.0 - lo.0);
         // The last measured level below full strength is approached geometrically too, with
-        // full strength's nodes taken as four times the level below it.
-        let hi_nodes = if hi.1 == u64::MAX { lo.1 * 4 } else { hi.1 };
+        // full strength's nodes taken as `FULL_NODES_FACTOR` times the level below it.
+        let hi_nodes = if hi.1 == u64::MAX {
+            lo.1 * FULL_NODES_FACTOR
+        } else {
+            hi.1
+        };
         let nodes = (lo.1 as f64).powf(1.0 - t) * (hi_nodes as f64).powf(t);
         let temperature = f64::from(lo.2) * (1.0 - t) + f64::from(hi.2) * t;
         Some(Level {
