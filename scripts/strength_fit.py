@@ -31,7 +31,7 @@ def shipped_levels():
     table = table[: table.index("];")]
     levels = []
     for elo, nodes, temp in re.findall(r"\((\w+), ([\w:]+), (\d+)\)", table):
-        elo = consts.get(elo, None) if not elo.isdigit() else int(elo)
+        elo = int(elo) if elo.isdigit() else consts[elo]
         if nodes == "u64::MAX":
             levels.append((elo, "full"))
         elif temp == "0":

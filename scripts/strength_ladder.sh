@@ -3,7 +3,7 @@
 # between each pair of neighbouring levels, and prints one table row per step with the
 # measured Elo difference beside the one the option claims.
 # Usage: scripts/strength_ladder.sh GAMES TC "ELO ELO ..." [extra chariot match options]
-#   e.g. scripts/strength_ladder.sh 200 1+0.01 "200 400 600 800 1000 1200 1400 1600 1800 2000"
+#   e.g. scripts/strength_ladder.sh 300 2+0.02 "200 400 600 800 1000 1200 1400 1600 1800 2000"
 # CONCURRENCY (default 2) games run at once; SEED (default 0) shifts the match seeds for a
 # fresh set of openings. Levels up to about 2000 are node budgets of a few thousand nodes that
 # mostly wait out their thinking time, so many games at once do not change them; above that,
