@@ -42,7 +42,7 @@ fn walk(net: &Network, pos: &mut Position, acc: &Accumulator, depth: u32, nodes:
     *nodes += 1;
     assert_eq!(*acc, Accumulator::new(net, pos), "at {}", pos.to_fen());
     assert_eq!(
-        net.evaluate(acc, pos.side_to_move()),
+        net.evaluate(acc, pos),
         nnue::evaluate_baseline(net, pos),
         "at {}",
         pos.to_fen()

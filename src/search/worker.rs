@@ -598,10 +598,7 @@ impl Worker {
     #[inline]
     pub(super) fn evaluate(&self, ply: usize) -> Value {
         match &self.net {
-            Some(net) => nnue_value(
-                &self.pos,
-                net.evaluate(&self.nnue_accs[ply], self.pos.side_to_move()),
-            ),
+            Some(net) => nnue_value(&self.pos, net.evaluate(&self.nnue_accs[ply], &self.pos)),
             None => evaluate_with(&self.pos, &self.accs[ply]),
         }
     }

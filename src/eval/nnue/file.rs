@@ -5,19 +5,22 @@
 //! |---|---|
 //! | 8 | magic `CHARNNUE` |
 //! | 4 | version (1) |
-//! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`]) |
+//! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`] then [`OUTPUT_HEADS`]) |
 //! | 4 | features (`KING_BUCKETS` × 1,260) |
 //! | 4 | accumulator width (`HIDDEN`) |
 //! | 2·F·H | feature weights, `i16`, feature-major |
 //! | 2·H | feature biases, `i16` |
-//! | 2·2H | output weights, `i16` (side to move's half first) |
-//! | 4 | output bias, `i32` |
+//! | 2·B·2H | output weights, `i16`, per head (`OUTPUT_BUCKETS` = B): side to move's half first |
+//! | 4·B | output biases, `i32` |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! Reading checks each field and the hash, so a truncated, corrupt or foreign file is
 //! refused with a message that says which; the engine then keeps the net it had.
 
-use super::{FEATURES, HIDDEN, KING_BUCKETS, Network, hidden_width, king_buckets};
+use super::{
+    FEATURES, HIDDEN, KING_BUCKETS, Network, OUTPUT_BUCKETS, hidden_width, king_buckets,
+    output_buckets,
+};
 
 pub const MAGIC: &[u8; 8] = b"CHARNNUE";
 pub const VERSION: u32 = 1;
@@ -43,6 +46,18 @@ pub const ARCHITECTURE: &str = if KING_BUCKETS == 1 {
     )
 };
 
+/// What the architecture hash covers after [`ARCHITECTURE`]: the output heads (nothing for
+/// one head, so that one-head nets keep the hash they were written with).
+pub const OUTPUT_HEADS: &str = if OUTPUT_BUCKETS == 1 {
+    ""
+} else {
+    concat!(
+        ", ",
+        output_buckets!(),
+        " output heads by pieces on the board ((pieces - 1) x heads / 32)"
+    )
+};
+
 /// FNV-1a, 64 bits.
 pub fn fnv64(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -54,7 +69,8 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
 
 /// The architecture hash a file must carry.
 pub fn architecture_hash() -> u32 {
-    let h = fnv64(ARCHITECTURE.as_bytes());
+    let text = [ARCHITECTURE.as_bytes(), OUTPUT_HEADS.as_bytes()].concat();
+    let h = fnv64(&text);
     (h ^ (h >> 32)) as u32
 }
 
@@ -62,7 +78,7 @@ const HEADER: usize = 8 + 4 * 4;
 
 /// The exact size of a file of this architecture.
 pub const fn file_size() -> usize {
-    HEADER + 2 * FEATURES * HIDDEN + 2 * HIDDEN + 2 * 2 * HIDDEN + 4 + 8
+    HEADER + 2 * FEATURES * HIDDEN + 2 * HIDDEN + OUTPUT_BUCKETS * (2 * 2 * HIDDEN + 4) + 8
 }
 
 /// Serialises a network (its `hash` field is ignored: the file's hash is computed).
@@ -81,7 +97,9 @@ pub fn write(net: &Network) -> Vec<u8> {
     {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    out.extend_from_slice(&net.output_bias.to_le_bytes());
+    for b in &net.output_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     let hash = fnv64(&out);
     out.extend_from_slice(&hash.to_le_bytes());
     out
@@ -137,9 +155,11 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
     let feature_weights = take(FEATURES * HIDDEN);
     let feature_bias = take(HIDDEN);
-    let output_weights = take(2 * HIDDEN);
-    let at = body.len() - 4;
-    let output_bias = i32::from_le_bytes(body[at..].try_into().expect("4 bytes"));
+    let output_weights = take(OUTPUT_BUCKETS * 2 * HIDDEN);
+    let output_bias = body[body.len() - 4 * OUTPUT_BUCKETS..]
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
     Ok(Network {
         feature_weights,
         feature_bias,

@@ -17,7 +17,10 @@
 //!   accumulator pair per ply and updates it move by move ([`Accumulator::after`]).
 //! - **Output**: squared clipped ReLU `clamp(x, 0, QA)²` of the side to move's accumulator
 //!   dotted with the "us" weights, plus the other's with the "them" weights, plus a bias,
-//!   scaled to centipawns by `SCALE / (QA·QB)`.
+//!   scaled to centipawns by `SCALE / (QA·QB)`. With `OUTPUT_BUCKETS` > 1
+//!   (`output_buckets!`) there is one such head per range of piece counts, and the board's
+//!   count picks it: an opening and a bare ending weigh the same hidden features differently,
+//!   at no cost to the accumulator.
 //!
 //! Quantisation: feature weights and biases × `QA` (255), output weights × `QB` (64), the
 //! output bias × `QA·QB`. The output weights are trained within ±127/64, so `clamp · w`
@@ -57,6 +60,21 @@ pub(crate) use hidden_width;
 
 /// Accumulator width of the shipped architecture.
 pub const HIDDEN: usize = hidden_width!();
+/// Output heads, chosen by how many pieces stand on the board, as a literal for the
+/// architecture string: 1 (one head) or 8 (pieces 1–4, 5–8, …, 29–32, kings counted).
+macro_rules! output_buckets {
+    () => {
+        1
+    };
+}
+pub(crate) use output_buckets;
+pub const OUTPUT_BUCKETS: usize = output_buckets!();
+
+/// The output head for a board of `pieces` pieces (kings included).
+#[inline(always)]
+pub fn output_bucket(pieces: u32) -> usize {
+    (pieces.clamp(1, 32) as usize - 1) * OUTPUT_BUCKETS / 32
+}
 /// Quantisation of the accumulator (the clipped activation's top).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -135,9 +153,11 @@ pub struct Network {
     /// `[feature][HIDDEN]`, flattened.
     pub feature_weights: Vec<i16>,
     pub feature_bias: Vec<i16>,
-    /// The side to move's half first, then the other's.
+    /// `[OUTPUT_BUCKETS][2·HIDDEN]`: per head, the side to move's half first, then the
+    /// other's.
     pub output_weights: Vec<i16>,
-    pub output_bias: i32,
+    /// One per head.
+    pub output_bias: Vec<i32>,
     /// The content hash of the file it came from (what `info string` reports).
     pub hash: u64,
 }
@@ -260,22 +280,41 @@ impl Network {
             .expect("a column is HIDDEN wide")
     }
 
-    /// The evaluation in centipawns for `side` to move, from its accumulators.
+    /// The "us" and "them" output weights of head `bucket`.
+    #[inline(always)]
+    fn head(&self, bucket: usize) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
+        let (w_us, w_them) =
+            self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN].split_at(HIDDEN);
+        (
+            w_us.try_into().expect("HIDDEN"),
+            w_them.try_into().expect("HIDDEN"),
+        )
+    }
+
+    /// The evaluation in centipawns for the side to move of `pos`, from the accumulators of
+    /// `pos`.
     #[inline]
-    pub fn evaluate(&self, acc: &Accumulator, side: Color) -> i32 {
+    pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
+        let side = pos.side_to_move();
         let us = &acc.values[side.index()];
         let them = &acc.values[side.opponent().index()];
-        let (w_us, w_them) = self.output_weights.split_at(HIDDEN);
-        let sum = simd::screlu_dot(us, w_us.try_into().expect("HIDDEN"))
-            .wrapping_add(simd::screlu_dot(them, w_them.try_into().expect("HIDDEN")));
-        let raw = sum / QA + self.output_bias;
+        let bucket = output_bucket(pos.occupied().count());
+        let (w_us, w_them) = self.head(bucket);
+        let sum = simd::screlu_dot(us, w_us).wrapping_add(simd::screlu_dot(them, w_them));
+        self.scaled(sum, bucket)
+    }
+
+    /// The output sum of head `bucket` in centipawns.
+    #[inline(always)]
+    fn scaled(&self, sum: i32, bucket: usize) -> i32 {
+        let raw = sum / QA + self.output_bias[bucket];
         (raw as i64 * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
 
 /// The evaluation of `pos` by `net` from scratch (for tests and tools).
 pub fn evaluate(net: &Network, pos: &Position) -> i32 {
-    net.evaluate(&Accumulator::new(net, pos), pos.side_to_move())
+    net.evaluate(&Accumulator::new(net, pos), pos)
 }
 
 /// The evaluation by the baseline kernels alone, whatever the CPU offers: the reference
@@ -294,14 +333,12 @@ pub fn evaluate_baseline(net: &Network, pos: &Position) -> i32 {
         }
     }
     let side = pos.side_to_move();
-    let (w_us, w_them) = net.output_weights.split_at(HIDDEN);
-    let sum = simd::screlu_dot_scalar(&views[side.index()], w_us.try_into().expect("HIDDEN"))
-        .wrapping_add(simd::screlu_dot_scalar(
-            &views[side.opponent().index()],
-            w_them.try_into().expect("HIDDEN"),
-        ));
-    let raw = sum / QA + net.output_bias;
-    (raw as i64 * SCALE as i64 / (QA * QB) as i64) as i32
+    let bucket = output_bucket(pos.occupied().count());
+    let (w_us, w_them) = net.head(bucket);
+    let sum = simd::screlu_dot_scalar(&views[side.index()], w_us).wrapping_add(
+        simd::screlu_dot_scalar(&views[side.opponent().index()], w_them),
+    );
+    net.scaled(sum, bucket)
 }
 
 #[cfg(test)]
@@ -346,6 +383,18 @@ mod tests {
             }
         }
         assert_eq!(seen.len(), FEATURES);
+    }
+
+    #[test]
+    fn output_heads_split_the_piece_counts_evenly() {
+        let heads: Vec<usize> = (2..=32).map(output_bucket).collect();
+        assert!(heads.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(heads[0], 0);
+        assert_eq!(*heads.last().unwrap(), OUTPUT_BUCKETS - 1);
+        for head in 0..OUTPUT_BUCKETS {
+            let n = heads.iter().filter(|&&h| h == head).count();
+            assert!(n >= 31 / OUTPUT_BUCKETS, "head {head} has {n} piece counts");
+        }
     }
 
     #[test]

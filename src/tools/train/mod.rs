@@ -304,7 +304,7 @@ pub fn train_on(
             total.w1.iter_mut().for_each(|g| *g *= scale);
             total.b1.iter_mut().for_each(|g| *g *= scale);
             total.w2.iter_mut().for_each(|g| *g *= scale);
-            total.b2 *= scale;
+            total.b2.iter_mut().for_each(|g| *g *= scale);
             adam.step(&mut model, &total, lr, config.decay);
             let batch_loss: f64 = losses.iter().sum();
             loss_sum += batch_loss;

@@ -8,7 +8,8 @@
 
 use crate::core::Color;
 use crate::eval::nnue::{
-    BASE_FEATURES, FEATURES, HIDDEN, KING_BUCKETS, Network, QA, QB, SCALE, View,
+    BASE_FEATURES, FEATURES, HIDDEN, KING_BUCKETS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, View,
+    output_bucket,
 };
 use crate::tools::datagen::format::Record;
 use crate::tools::rng::Rng;
@@ -32,9 +33,10 @@ pub struct Model {
     /// `[FEATURES + FACTOR_FEATURES][HIDDEN]`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `[2·HIDDEN]`: the side to move's half first.
+    /// `[OUTPUT_BUCKETS][2·HIDDEN]`: per head, the side to move's half first.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// One per head.
+    pub b2: Vec<f32>,
 }
 
 /// A gradient, or Adam's moments: the same shapes.
@@ -45,8 +47,8 @@ impl Model {
         Model {
             w1: vec![0.0; (FEATURES + FACTOR_FEATURES) * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; 2 * HIDDEN],
-            b2: 0.0,
+            w2: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            b2: vec![0.0; OUTPUT_BUCKETS],
         }
     }
 
@@ -70,7 +72,7 @@ impl Model {
             .iter_mut()
             .chain(self.b1.iter_mut())
             .chain(self.w2.iter_mut())
-            .chain(std::iter::once(&mut self.b2))
+            .chain(self.b2.iter_mut())
     }
 
     fn params(&self) -> impl Iterator<Item = &f32> {
@@ -78,7 +80,7 @@ impl Model {
             .iter()
             .chain(self.b1.iter())
             .chain(self.w2.iter())
-            .chain(std::iter::once(&self.b2))
+            .chain(self.b2.iter())
     }
 
     /// Adds `other` into `self`.
@@ -136,22 +138,24 @@ impl Model {
         (red, black, n, record.side_to_move())
     }
 
-    /// The output (units of `SCALE` centipawns) for a record, with the hidden activations
-    /// kept for the backward pass.
+    /// The output (units of `SCALE` centipawns) for a record, with the hidden activations,
+    /// the active features and the output head kept for the backward pass.
     fn forward(
         &self,
         record: &Record,
         mirror: bool,
         acc: &mut [[f32; HIDDEN]; 2],
-    ) -> (f32, [[u16; MAX_ACTIVE]; 2], usize) {
+    ) -> (f32, [[u16; MAX_ACTIVE]; 2], usize, usize) {
         let (red, black, n, side) = Model::features(record, mirror);
+        let bucket = output_bucket(record.pieces().count() as u32);
+        let head = &self.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
         // Perspective 0 is the side to move's.
         let views = if side == Color::Red {
             [red, black]
         } else {
             [black, red]
         };
-        let mut out = self.b2;
+        let mut out = self.b2[bucket];
         for (v, view) in views.iter().enumerate() {
             let a = &mut acc[v];
             a.copy_from_slice(&self.b1);
@@ -161,13 +165,13 @@ impl Model {
                     *x += w;
                 }
             }
-            let w2 = &self.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            let w2 = &head[v * HIDDEN..(v + 1) * HIDDEN];
             for (x, w) in a.iter().zip(w2) {
                 let c = x.clamp(0.0, 1.0);
                 out += c * c * w;
             }
         }
-        (out, views, n)
+        (out, views, n, bucket)
     }
 
     /// The model's evaluation of a record in centipawns (side to move).
@@ -186,16 +190,17 @@ impl Model {
         grad: &mut Grad,
     ) -> f32 {
         let mut acc = [[0.0; HIDDEN]; 2];
-        let (out, views, n) = self.forward(record, mirror, &mut acc);
+        let (out, views, n, bucket) = self.forward(record, mirror, &mut acc);
         let scale = SCALE as f32 / k;
         let p = sigmoid(out * scale);
         let err = p - target;
         let d_out = 2.0 * err * p * (1.0 - p) * scale;
-        grad.b2 += d_out;
+        grad.b2[bucket] += d_out;
+        let head = bucket * 2 * HIDDEN;
         for (v, view) in views.iter().enumerate() {
             let mut d_acc = [0.0f32; HIDDEN];
-            let w2 = &self.w2[v * HIDDEN..(v + 1) * HIDDEN];
-            let g2 = &mut grad.w2[v * HIDDEN..(v + 1) * HIDDEN];
+            let w2 = &self.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
+            let g2 = &mut grad.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
             for i in 0..HIDDEN {
                 let x = acc[v][i];
                 let c = x.clamp(0.0, 1.0);
@@ -256,7 +261,11 @@ impl Model {
             feature_weights,
             feature_bias: self.b1.iter().map(|&w| q16(w, QA)).collect(),
             output_weights: self.w2.iter().map(|&w| q16(w, QB)).collect(),
-            output_bias: (self.b2 * (QA * QB) as f32).round() as i32,
+            output_bias: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
             hash: 0,
         };
         let bytes = crate::eval::nnue::file::write(&net);
