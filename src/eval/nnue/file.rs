@@ -5,12 +5,14 @@
 //! |---|---|
 //! | 8 | magic `CHARNNUE` |
 //! | 4 | version (1) |
-//! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`] then [`OUTPUT_HEADS`]) |
+//! | 4 | architecture hash (FNV-1a of [`ARCHITECTURE`], [`LAYER2`], [`OUTPUT_HEADS`]) |
 //! | 4 | features (`KING_BUCKETS` × 1,260) |
 //! | 4 | accumulator width (`HIDDEN`) |
 //! | 2·F·H | feature weights, `i16`, feature-major |
 //! | 2·H | feature biases, `i16` |
-//! | 2·B·2H | output weights, `i16`, per head (`OUTPUT_BUCKETS` = B): side to move's half first |
+//! | 2·L·2H | second-layer weights, `i16`, neuron-major (`L2` = L; none when 0) |
+//! | 2·B·I | output weights, `i16`, per head (`OUTPUT_BUCKETS` = B; I = L, or 2H without a second layer: side to move's half first) |
+//! | 4·L | second-layer biases, `i32` |
 //! | 4·B | output biases, `i32` |
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
@@ -18,8 +20,8 @@
 //! refused with a message that says which; the engine then keeps the net it had.
 
 use super::{
-    FEATURES, HIDDEN, KING_BUCKETS, Network, OUTPUT_BUCKETS, hidden_width, king_buckets,
-    output_buckets,
+    FEATURES, HEAD_INPUTS, HIDDEN, KING_BUCKETS, L2, Network, OUTPUT_BUCKETS, hidden_width,
+    king_buckets, layer2_width, output_buckets,
 };
 
 pub const MAGIC: &[u8; 8] = b"CHARNNUE";
@@ -58,6 +60,18 @@ pub const OUTPUT_HEADS: &str = if OUTPUT_BUCKETS == 1 {
     )
 };
 
+/// What the architecture hash covers after [`ARCHITECTURE`]: the second layer (nothing
+/// without one, so that older nets keep the hash they were written with).
+pub const LAYER2: &str = if L2 == 0 {
+    ""
+} else {
+    concat!(
+        ", second layer ",
+        layer2_width!(),
+        " over both activations (clamp(x)^2 / QA), Q2 64, clipped at 1"
+    )
+};
+
 /// FNV-1a, 64 bits.
 pub fn fnv64(bytes: &[u8]) -> u64 {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
@@ -69,7 +83,12 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
 
 /// The architecture hash a file must carry.
 pub fn architecture_hash() -> u32 {
-    let text = [ARCHITECTURE.as_bytes(), OUTPUT_HEADS.as_bytes()].concat();
+    let text = [
+        ARCHITECTURE.as_bytes(),
+        LAYER2.as_bytes(),
+        OUTPUT_HEADS.as_bytes(),
+    ]
+    .concat();
     let h = fnv64(&text);
     (h ^ (h >> 32)) as u32
 }
@@ -78,7 +97,12 @@ const HEADER: usize = 8 + 4 * 4;
 
 /// The exact size of a file of this architecture.
 pub const fn file_size() -> usize {
-    HEADER + 2 * FEATURES * HIDDEN + 2 * HIDDEN + OUTPUT_BUCKETS * (2 * 2 * HIDDEN + 4) + 8
+    HEADER
+        + 2 * FEATURES * HIDDEN
+        + 2 * HIDDEN
+        + L2 * (2 * 2 * HIDDEN + 4)
+        + OUTPUT_BUCKETS * (2 * HEAD_INPUTS + 4)
+        + 8
 }
 
 /// Serialises a network (its `hash` field is ignored: the file's hash is computed).
@@ -93,11 +117,12 @@ pub fn write(net: &Network) -> Vec<u8> {
         .feature_weights
         .iter()
         .chain(&net.feature_bias)
+        .chain(&net.layer2_weights)
         .chain(&net.output_weights)
     {
         out.extend_from_slice(&w.to_le_bytes());
     }
-    for b in &net.output_bias {
+    for b in net.layer2_bias.iter().chain(&net.output_bias) {
         out.extend_from_slice(&b.to_le_bytes());
     }
     let hash = fnv64(&out);
@@ -155,14 +180,18 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
     let feature_weights = take(FEATURES * HIDDEN);
     let feature_bias = take(HIDDEN);
-    let output_weights = take(OUTPUT_BUCKETS * 2 * HIDDEN);
-    let output_bias = body[body.len() - 4 * OUTPUT_BUCKETS..]
+    let layer2_weights = take(L2 * 2 * HIDDEN);
+    let output_weights = take(OUTPUT_BUCKETS * HEAD_INPUTS);
+    let mut ints = body[body.len() - 4 * (L2 + OUTPUT_BUCKETS)..]
         .chunks_exact(4)
-        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")))
-        .collect();
+        .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")));
+    let layer2_bias = ints.by_ref().take(L2).collect();
+    let output_bias = ints.collect();
     Ok(Network {
         feature_weights,
         feature_bias,
+        layer2_weights,
+        layer2_bias,
         output_weights,
         output_bias,
         hash,

@@ -21,6 +21,9 @@
 //!   (`output_buckets!`) there is one such head per range of piece counts, and the board's
 //!   count picks it: an opening and a bare ending weigh the same hidden features differently,
 //!   at no cost to the accumulator.
+//! - **Second layer** (`L2` > 0, `layer2_width!`): the activations, as `clamp(x, 0, QA)² / QA`,
+//!   feed `L2` neurons (weights × `Q2`, 64), each clipped to [0, 1]; the heads then weigh
+//!   those `L2` values instead of the accumulators. The shipped shape has none.
 //!
 //! Quantisation: feature weights and biases × `QA` (255), output weights × `QB` (64), the
 //! output bias × `QA·QB`. The output weights are trained within ±127/64, so `clamp · w`
@@ -69,6 +72,20 @@ macro_rules! output_buckets {
 }
 pub(crate) use output_buckets;
 pub const OUTPUT_BUCKETS: usize = output_buckets!();
+
+/// Width of the second layer, as a literal for the architecture string: 0 (none: the
+/// activated accumulators feed the output directly) or its neuron count.
+macro_rules! layer2_width {
+    () => {
+        0
+    };
+}
+pub(crate) use layer2_width;
+pub const L2: usize = layer2_width!();
+/// Inputs of each output head: the two activated accumulators, or the second layer.
+pub const HEAD_INPUTS: usize = if L2 == 0 { 2 * HIDDEN } else { L2 };
+/// Quantisation of the second layer's weights.
+pub const Q2: i32 = 64;
 
 /// The output head for a board of `pieces` pieces (kings included).
 #[inline(always)]
@@ -153,8 +170,13 @@ pub struct Network {
     /// `[feature][HIDDEN]`, flattened.
     pub feature_weights: Vec<i16>,
     pub feature_bias: Vec<i16>,
-    /// `[OUTPUT_BUCKETS][2·HIDDEN]`: per head, the side to move's half first, then the
-    /// other's.
+    /// `[L2][2·HIDDEN]`: each second-layer neuron's weights on the side to move's activated
+    /// accumulator, then the other's (empty without a second layer).
+    pub layer2_weights: Vec<i16>,
+    /// `[L2]`.
+    pub layer2_bias: Vec<i32>,
+    /// `[OUTPUT_BUCKETS][HEAD_INPUTS]`: per head, without a second layer the side to move's
+    /// half first, then the other's.
     pub output_weights: Vec<i16>,
     /// One per head.
     pub output_bias: Vec<i32>,
@@ -280,34 +302,68 @@ impl Network {
             .expect("a column is HIDDEN wide")
     }
 
-    /// The "us" and "them" output weights of head `bucket`.
-    #[inline(always)]
-    fn head(&self, bucket: usize) -> (&[i16; HIDDEN], &[i16; HIDDEN]) {
-        let (w_us, w_them) =
-            self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN].split_at(HIDDEN);
-        (
-            w_us.try_into().expect("HIDDEN"),
-            w_them.try_into().expect("HIDDEN"),
-        )
-    }
-
     /// The evaluation in centipawns for the side to move of `pos`, from the accumulators of
     /// `pos`.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, pos: &Position) -> i32 {
         let side = pos.side_to_move();
-        let us = &acc.values[side.index()];
-        let them = &acc.values[side.opponent().index()];
-        let bucket = output_bucket(pos.occupied().count());
-        let (w_us, w_them) = self.head(bucket);
-        let sum = simd::screlu_dot(us, w_us).wrapping_add(simd::screlu_dot(them, w_them));
-        self.scaled(sum, bucket)
+        self.output(
+            &acc.values[side.index()],
+            &acc.values[side.opponent().index()],
+            output_bucket(pos.occupied().count()),
+            false,
+        )
     }
 
-    /// The output sum of head `bucket` in centipawns.
+    /// The output in centipawns from the side to move's (`us`) and the other's accumulators,
+    /// by head `bucket`; `baseline`: by the baseline kernels alone.
     #[inline(always)]
-    fn scaled(&self, sum: i32, bucket: usize) -> i32 {
-        let raw = sum / QA + self.output_bias[bucket];
+    fn output(
+        &self,
+        us: &[i16; HIDDEN],
+        them: &[i16; HIDDEN],
+        bucket: usize,
+        baseline: bool,
+    ) -> i32 {
+        let head = &self.output_weights[bucket * HEAD_INPUTS..(bucket + 1) * HEAD_INPUTS];
+        let bias = self.output_bias[bucket];
+        // In units of 1 / (QA·QB) of the network's output.
+        let raw = if L2 == 0 {
+            let (w_us, w_them) = head.split_at(HIDDEN);
+            let (w_us, w_them) = (
+                w_us.try_into().expect("HIDDEN"),
+                w_them.try_into().expect("HIDDEN"),
+            );
+            let sum = if baseline {
+                simd::screlu_dot_scalar(us, w_us)
+                    .wrapping_add(simd::screlu_dot_scalar(them, w_them))
+            } else {
+                simd::screlu_dot(us, w_us).wrapping_add(simd::screlu_dot(them, w_them))
+            };
+            sum / QA + bias
+        } else {
+            // The activations `clamp(x, 0, QA)² / QA` (in units of 1 / QA), then each neuron:
+            // its weighted sum (units of 1 / (QA·Q2)), clipped to [0, 1] in units of 1 / QA.
+            let mut input = [0i16; 2 * HIDDEN];
+            if baseline {
+                simd::screlu_pack_scalar(us, them, &mut input);
+            } else {
+                simd::screlu_pack(us, them, &mut input);
+            }
+            let mut out = bias;
+            for (j, w) in head.iter().enumerate() {
+                let row = self.layer2_weights[j * 2 * HIDDEN..(j + 1) * 2 * HIDDEN]
+                    .try_into()
+                    .expect("2·HIDDEN");
+                let dot = if baseline {
+                    simd::dot_scalar(&input, row)
+                } else {
+                    simd::dot(&input, row)
+                };
+                out += ((dot + self.layer2_bias[j]) / Q2).clamp(0, QA) * *w as i32;
+            }
+            out
+        };
         (raw as i64 * SCALE as i64 / (QA * QB) as i64) as i32
     }
 }
@@ -333,12 +389,12 @@ pub fn evaluate_baseline(net: &Network, pos: &Position) -> i32 {
         }
     }
     let side = pos.side_to_move();
-    let bucket = output_bucket(pos.occupied().count());
-    let (w_us, w_them) = net.head(bucket);
-    let sum = simd::screlu_dot_scalar(&views[side.index()], w_us).wrapping_add(
-        simd::screlu_dot_scalar(&views[side.opponent().index()], w_them),
-    );
-    net.scaled(sum, bucket)
+    net.output(
+        &views[side.index()],
+        &views[side.opponent().index()],
+        output_bucket(pos.occupied().count()),
+        true,
+    )
 }
 
 #[cfg(test)]

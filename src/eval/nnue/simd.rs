@@ -1,4 +1,5 @@
-//! The network's inner loops: accumulator updates and the activated dot product.
+//! The network's inner loops: accumulator updates, the activated dot product and the
+//! second layer's input and sums.
 //!
 //! Each kernel is written once as plain loops over fixed-size arrays and compiled twice: for
 //! the build's baseline (x86-64-v2: SSE4.2, 8 lanes of `i16`) and, chosen at run time with
@@ -108,6 +109,35 @@ kernel! {
     }
 }
 
+kernel! {
+    /// `out = [clamp(us, 0, QA)² / QA, clamp(them, 0, QA)² / QA]`: the second layer's input.
+    fn screlu_pack / screlu_pack_scalar / screlu_pack_avx2 (
+        us: &[i16; HIDDEN],
+        them: &[i16; HIDDEN],
+        out: &mut [i16; 2 * HIDDEN]
+    ) -> () {
+        let (low, high) = out.split_at_mut(HIDDEN);
+        for (half, acc) in [(low, us), (high, them)] {
+            for i in 0..HIDDEN {
+                let c = acc[i].clamp(0, QA as i16) as i32;
+                half[i] = (c * c / QA) as i16;
+            }
+        }
+    }
+}
+
+kernel! {
+    /// `Σ a · b` in `i32` (the second layer's inputs are at most `QA` and its weights at most
+    /// 127 in size, so the sum cannot overflow).
+    fn dot / dot_scalar / dot_avx2 (a: &[i16; 2 * HIDDEN], b: &[i16; 2 * HIDDEN]) -> i32 {
+        let mut sum = 0i32;
+        for i in 0..2 * HIDDEN {
+            sum = sum.wrapping_add(a[i] as i32 * b[i] as i32);
+        }
+        sum
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +172,20 @@ mod tests {
                 .sum();
             assert_eq!(screlu_dot(&a, &w) as i64, reference);
             assert_eq!(screlu_dot(&a, &w), screlu_dot_scalar(&a, &w));
+            let (mut packed, mut plain_packed) = ([0; 2 * HIDDEN], [0; 2 * HIDDEN]);
+            screlu_pack(&a, &b, &mut packed);
+            screlu_pack_scalar(&a, &b, &mut plain_packed);
+            assert_eq!(packed, plain_packed);
+            for i in 0..HIDDEN {
+                let x = a[i].clamp(0, 255) as i32;
+                assert_eq!(packed[i] as i32, x * x / 255);
+            }
+            let weights: [i16; 2 * HIDDEN] = std::array::from_fn(|i| w[i % HIDDEN]);
+            let reference: i32 = (0..2 * HIDDEN)
+                .map(|i| packed[i] as i32 * weights[i] as i32)
+                .sum();
+            assert_eq!(dot(&packed, &weights), reference);
+            assert_eq!(dot_scalar(&packed, &weights), reference);
         }
     }
 }

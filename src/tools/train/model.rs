@@ -8,8 +8,8 @@
 
 use crate::core::Color;
 use crate::eval::nnue::{
-    BASE_FEATURES, FEATURES, HIDDEN, KING_BUCKETS, Network, OUTPUT_BUCKETS, QA, QB, SCALE, View,
-    output_bucket,
+    BASE_FEATURES, FEATURES, HEAD_INPUTS, HIDDEN, KING_BUCKETS, L2, Network, OUTPUT_BUCKETS, Q2,
+    QA, QB, SCALE, View, output_bucket,
 };
 use crate::tools::datagen::format::Record;
 use crate::tools::rng::Rng;
@@ -18,6 +18,8 @@ use crate::tools::rng::Rng;
 /// weight × QB fits `i8`-sized products (see `eval::nnue`), an accumulator of 32 pieces and a
 /// bias × QA stays inside `i16`.
 pub const OUTPUT_CLIP: f32 = 127.0 / QB as f32;
+/// Second-layer weights × Q2 stay within ±127 (so its sums cannot overflow `i32`).
+pub const LAYER2_CLIP: f32 = 127.0 / Q2 as f32;
 pub const FEATURE_CLIP: f32 = 3.0;
 
 /// With king buckets, each piece-on-point also has a feature shared by every bucket (a
@@ -33,7 +35,12 @@ pub struct Model {
     /// `[FEATURES + FACTOR_FEATURES][HIDDEN]`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `[OUTPUT_BUCKETS][2·HIDDEN]`: per head, the side to move's half first.
+    /// `[L2][2·HIDDEN]`: the second layer (empty without one).
+    pub wl2: Vec<f32>,
+    /// `[L2]`.
+    pub bl2: Vec<f32>,
+    /// `[OUTPUT_BUCKETS][HEAD_INPUTS]`: per head (without a second layer the side to move's
+    /// half first).
     pub w2: Vec<f32>,
     /// One per head.
     pub b2: Vec<f32>,
@@ -47,7 +54,9 @@ impl Model {
         Model {
             w1: vec![0.0; (FEATURES + FACTOR_FEATURES) * HIDDEN],
             b1: vec![0.0; HIDDEN],
-            w2: vec![0.0; OUTPUT_BUCKETS * 2 * HIDDEN],
+            wl2: vec![0.0; L2 * 2 * HIDDEN],
+            bl2: vec![0.0; L2],
+            w2: vec![0.0; OUTPUT_BUCKETS * HEAD_INPUTS],
             b2: vec![0.0; OUTPUT_BUCKETS],
         }
     }
@@ -63,6 +72,8 @@ impl Model {
             .for_each(|w| *w = uniform(0.1));
         m.b1.iter_mut().for_each(|b| *b = 0.2 + uniform(0.1));
         m.w2.iter_mut().for_each(|w| *w = uniform(0.2));
+        m.wl2.iter_mut().for_each(|w| *w = uniform(0.3));
+        m.bl2.iter_mut().for_each(|b| *b = 0.25 + uniform(0.05));
         m
     }
 
@@ -71,6 +82,8 @@ impl Model {
         self.w1
             .iter_mut()
             .chain(self.b1.iter_mut())
+            .chain(self.wl2.iter_mut())
+            .chain(self.bl2.iter_mut())
             .chain(self.w2.iter_mut())
             .chain(self.b2.iter_mut())
     }
@@ -79,6 +92,8 @@ impl Model {
         self.w1
             .iter()
             .chain(self.b1.iter())
+            .chain(self.wl2.iter())
+            .chain(self.bl2.iter())
             .chain(self.w2.iter())
             .chain(self.b2.iter())
     }
@@ -138,17 +153,18 @@ impl Model {
         (red, black, n, record.side_to_move())
     }
 
-    /// The output (units of `SCALE` centipawns) for a record, with the hidden activations,
-    /// the active features and the output head kept for the backward pass.
+    /// The output (units of `SCALE` centipawns) for a record, with the hidden activations
+    /// (the accumulators, and the second layer's sums before clipping), the active features
+    /// and the output head kept for the backward pass.
     fn forward(
         &self,
         record: &Record,
         mirror: bool,
-        acc: &mut [[f32; HIDDEN]; 2],
+        act: &mut Activations,
     ) -> (f32, [[u16; MAX_ACTIVE]; 2], usize, usize) {
         let (red, black, n, side) = Model::features(record, mirror);
         let bucket = output_bucket(record.pieces().count() as u32);
-        let head = &self.w2[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN];
+        let head = &self.w2[bucket * HEAD_INPUTS..(bucket + 1) * HEAD_INPUTS];
         // Perspective 0 is the side to move's.
         let views = if side == Color::Red {
             [red, black]
@@ -157,7 +173,7 @@ impl Model {
         };
         let mut out = self.b2[bucket];
         for (v, view) in views.iter().enumerate() {
-            let a = &mut acc[v];
+            let a = &mut act.acc[v];
             a.copy_from_slice(&self.b1);
             for &f in &view[..n] {
                 let column = &self.w1[f as usize * HIDDEN..(f as usize + 1) * HIDDEN];
@@ -165,19 +181,31 @@ impl Model {
                     *x += w;
                 }
             }
-            let w2 = &head[v * HIDDEN..(v + 1) * HIDDEN];
-            for (x, w) in a.iter().zip(w2) {
-                let c = x.clamp(0.0, 1.0);
-                out += c * c * w;
+            if L2 == 0 {
+                let w2 = &head[v * HIDDEN..(v + 1) * HIDDEN];
+                for (x, w) in a.iter().zip(w2) {
+                    let c = x.clamp(0.0, 1.0);
+                    out += c * c * w;
+                }
             }
+        }
+        if L2 != 0 {
+            for (c, x) in act.input.iter_mut().zip(act.acc.iter().flatten()) {
+                let x = x.clamp(0.0, 1.0);
+                *c = x * x;
+            }
+        }
+        let neurons = self.wl2.chunks_exact(2 * HIDDEN).zip(&self.bl2);
+        for ((sum, (row, bias)), w) in act.layer2.iter_mut().zip(neurons).zip(head) {
+            *sum = bias + dot(&act.input, row);
+            out += sum.clamp(0.0, 1.0) * w;
         }
         (out, views, n, bucket)
     }
 
     /// The model's evaluation of a record in centipawns (side to move).
     pub fn evaluate(&self, record: &Record) -> f32 {
-        let mut acc = [[0.0; HIDDEN]; 2];
-        self.forward(record, false, &mut acc).0 * SCALE as f32
+        self.forward(record, false, &mut Activations::new()).0 * SCALE as f32
     }
 
     /// Adds the loss gradient of one record (mirrored or not) into `grad`; returns its loss.
@@ -189,24 +217,50 @@ impl Model {
         k: f32,
         grad: &mut Grad,
     ) -> f32 {
-        let mut acc = [[0.0; HIDDEN]; 2];
-        let (out, views, n, bucket) = self.forward(record, mirror, &mut acc);
+        let mut act = Activations::new();
+        let (out, views, n, bucket) = self.forward(record, mirror, &mut act);
+        let acc = &act.acc;
         let scale = SCALE as f32 / k;
         let p = sigmoid(out * scale);
         let err = p - target;
         let d_out = 2.0 * err * p * (1.0 - p) * scale;
         grad.b2[bucket] += d_out;
-        let head = bucket * 2 * HIDDEN;
+        let head = bucket * HEAD_INPUTS;
+        // The loss's gradient on each activation clamp(x, 0, 1)² (second layer only).
+        let mut d_act = [0.0f32; 2 * HIDDEN];
+        for (j, &sum) in act.layer2.iter().enumerate() {
+            grad.w2[head + j] += d_out * sum.clamp(0.0, 1.0);
+            if sum <= 0.0 || sum >= 1.0 {
+                continue;
+            }
+            let d_sum = d_out * self.w2[head + j];
+            grad.bl2[j] += d_sum;
+            let row = &self.wl2[j * 2 * HIDDEN..(j + 1) * 2 * HIDDEN];
+            let g_row = &mut grad.wl2[j * 2 * HIDDEN..(j + 1) * 2 * HIDDEN];
+            for i in 0..2 * HIDDEN {
+                g_row[i] += d_sum * act.input[i];
+                d_act[i] += d_sum * row[i];
+            }
+        }
         for (v, view) in views.iter().enumerate() {
             let mut d_acc = [0.0f32; HIDDEN];
-            let w2 = &self.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
-            let g2 = &mut grad.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
-            for i in 0..HIDDEN {
-                let x = acc[v][i];
-                let c = x.clamp(0.0, 1.0);
-                g2[i] += d_out * c * c;
-                if x > 0.0 && x < 1.0 {
-                    d_acc[i] = d_out * w2[i] * 2.0 * c;
+            if L2 == 0 {
+                let w2 = &self.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
+                let g2 = &mut grad.w2[head + v * HIDDEN..head + (v + 1) * HIDDEN];
+                for i in 0..HIDDEN {
+                    let x = acc[v][i];
+                    let c = x.clamp(0.0, 1.0);
+                    g2[i] += d_out * c * c;
+                    if x > 0.0 && x < 1.0 {
+                        d_acc[i] = d_out * w2[i] * 2.0 * c;
+                    }
+                }
+            } else {
+                for i in 0..HIDDEN {
+                    let x = acc[v][i];
+                    if x > 0.0 && x < 1.0 {
+                        d_acc[i] = d_act[v * HIDDEN + i] * 2.0 * x;
+                    }
                 }
             }
             for (g, d) in grad.b1.iter_mut().zip(&d_acc) {
@@ -224,8 +278,7 @@ impl Model {
 
     /// The loss of one record, without a gradient.
     pub fn loss(&self, record: &Record, target: f32, k: f32) -> f32 {
-        let mut acc = [[0.0; HIDDEN]; 2];
-        let out = self.forward(record, false, &mut acc).0;
+        let out = self.forward(record, false, &mut Activations::new()).0;
         let e = sigmoid(out * SCALE as f32 / k) - target;
         e * e
     }
@@ -237,6 +290,9 @@ impl Model {
         }
         for w in self.w2.iter_mut() {
             *w = w.clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+        }
+        for w in self.wl2.iter_mut() {
+            *w = w.clamp(-LAYER2_CLIP, LAYER2_CLIP);
         }
     }
 
@@ -260,6 +316,12 @@ impl Model {
         let mut net = Network {
             feature_weights,
             feature_bias: self.b1.iter().map(|&w| q16(w, QA)).collect(),
+            layer2_weights: self.wl2.iter().map(|&w| q16(w, Q2)).collect(),
+            layer2_bias: self
+                .bl2
+                .iter()
+                .map(|&b| (b * (QA * Q2) as f32).round() as i32)
+                .collect(),
             output_weights: self.w2.iter().map(|&w| q16(w, QB)).collect(),
             output_bias: self
                 .b2
@@ -297,6 +359,37 @@ impl Model {
         }
         Ok(m)
     }
+}
+
+/// What the forward pass keeps for the backward one: both accumulators (the side to move's
+/// first), the second layer's input and its sums before clipping.
+pub struct Activations {
+    pub acc: [[f32; HIDDEN]; 2],
+    /// The second layer's input, clamp(x, 0, 1)² of both accumulators (with a second layer).
+    pub input: [f32; 2 * HIDDEN],
+    pub layer2: [f32; L2],
+}
+
+impl Activations {
+    fn new() -> Activations {
+        Activations {
+            acc: [[0.0; HIDDEN]; 2],
+            input: [0.0; 2 * HIDDEN],
+            layer2: [0.0; L2],
+        }
+    }
+}
+
+/// `Σ a · b`, in eight partial sums (so that it vectorises).
+#[inline]
+fn dot(a: &[f32; 2 * HIDDEN], b: &[f32]) -> f32 {
+    let mut sums = [0.0f32; 8];
+    for (a, b) in a.chunks_exact(8).zip(b.chunks_exact(8)) {
+        for i in 0..8 {
+            sums[i] += a[i] * b[i];
+        }
+    }
+    sums.iter().sum()
 }
 
 pub fn sigmoid(x: f32) -> f32 {
