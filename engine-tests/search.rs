@@ -35,8 +35,10 @@ fn mate_in_one_and_two_at_the_right_distance() {
     assert_eq!(one.best.unwrap().to_string(), "b0b9");
     assert_eq!(mate_in_moves(one.value), Some(1));
 
-    // 1. a1a8 (the king can only step to f9), 2. a0a9 mate.
-    let two = to_depth(&position("4k4/9/9/9/9/9/9/9/R8/R2K5 w", &[]), 8);
+    // 1. a1a8 (the king can only step to f9), 2. a0a9 mate. A search may meet a longer mate
+    // first (the quiet a1a8 is reduced at the root until the depth sees through it); by
+    // depth 10 the shortest must stand.
+    let two = to_depth(&position("4k4/9/9/9/9/9/9/9/R8/R2K5 w", &[]), 10);
     assert_eq!(mate_in_moves(two.value), Some(2), "{two:?}");
 
     // The defender sees it too: Black to move after 1. a1a8 is mated in 1.
@@ -310,7 +312,7 @@ fn no_capture_limit_is_a_draw() {
 /// The short bench signature: the node count of `chariot bench --depth 6`. It changes exactly
 /// when search or evaluation changes; update it together with the commit's `Bench:` line.
 const SHORT_BENCH_DEPTH: i32 = 6;
-const SHORT_BENCH_NODES: u64 = 71356;
+const SHORT_BENCH_NODES: u64 = 73277;
 
 #[test]
 fn short_bench_is_deterministic_and_matches_the_signature() {
