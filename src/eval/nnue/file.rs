@@ -145,11 +145,14 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     if u32_at(12) != architecture_hash() || u32_at(16) as usize != FEATURES {
         return Err(format!(
             "the net's architecture ({:08x}, {} features × {}) is not this build's ({:08x}, \
-             {FEATURES} × {HIDDEN})",
+             {FEATURES} × {HIDDEN}, {} second-layer neurons, {OUTPUT_BUCKETS} output \
+             head{}): a net of another shape must be trained for this build",
             u32_at(12),
             u32_at(16),
             u32_at(20),
-            architecture_hash()
+            architecture_hash(),
+            L2,
+            if OUTPUT_BUCKETS == 1 { "" } else { "s" }
         ));
     }
     if u32_at(20) as usize != HIDDEN {
