@@ -502,6 +502,32 @@ fn an_engine_that_does_not_start_is_a_clear_error() {
 }
 
 #[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    // A net file the engine cannot load (here: not a net at all) would leave it playing with
+    // its own net; the runner must stop instead of reporting a match that was not played.
+    let exe = env!("CARGO_BIN_EXE_chariot");
+    let bad = std::env::temp_dir().join(format!("not-a-net-{}.nnue", std::process::id()));
+    std::fs::write(&bad, b"hello").unwrap();
+    let out = std::process::Command::new(exe)
+        .args(["match", "--engine", &format!("A={exe}"), "--engine"])
+        .arg(format!("B={exe}"))
+        .arg("--option")
+        .arg(format!("B.EvalFile={}", bad.display()))
+        .args(["--depth", "2", "--games", "2", "--no-progress"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&bad).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("B: the engine refused its options")
+            && stderr.contains("not a Chariot net file"),
+        "{stderr}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).trim().is_empty());
+}
+
+#[test]
 fn a_closed_report_pipe_ends_the_match_quietly() {
     // `chariot match … | head -1`: once the reader has gone, the runner abandons the games
     // and ends instead of playing on unseen or dying on the write.

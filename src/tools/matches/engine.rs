@@ -241,8 +241,27 @@ impl Engine {
             engine.set_option(name, value);
         }
         engine.tell_rules(rules, &config.options);
-        engine.ready(timeout)?;
+        engine.ready_after_options(timeout)?;
         Ok(engine)
+    }
+
+    /// `isready` after the options were sent: an option the engine refused (an
+    /// `info string error` line, as Chariot answers a bad value or a net file it cannot
+    /// load) stops the match before it starts, rather than letting the engine play on
+    /// with what it had.
+    fn ready_after_options(&mut self, timeout: Duration) -> Result<(), String> {
+        self.send("isready");
+        let line = self
+            .wait_for(&["readyok", "info string error"], Instant::now() + timeout)
+            .map_err(|e| format!("{}: no readyok ({e:?})", self.name))?;
+        match line.strip_prefix("info string ") {
+            Some(error) => Err(format!(
+                "{}: the engine refused its options: {}",
+                self.name,
+                error.trim()
+            )),
+            None => Ok(()),
+        }
     }
 
     fn set_option(&mut self, name: &str, value: &str) {
