@@ -299,6 +299,9 @@ impl Model {
     /// The integer network (rounded to the nearest step).
     pub fn quantise(&self) -> Network {
         let q16 = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let q32 = |xs: &[f32], s: i32| -> Vec<i32> {
+            xs.iter().map(|&x| (x * s as f32).round() as i32).collect()
+        };
         // Each bucket's weights with the factor's added (kept in the clip range, so that an
         // accumulator cannot overflow).
         let (buckets, factor) = self.w1.split_at(FEATURES * HIDDEN);
@@ -317,17 +320,9 @@ impl Model {
             feature_weights,
             feature_bias: self.b1.iter().map(|&w| q16(w, QA)).collect(),
             layer2_weights: self.wl2.iter().map(|&w| q16(w, Q2)).collect(),
-            layer2_bias: self
-                .bl2
-                .iter()
-                .map(|&b| (b * (QA * Q2) as f32).round() as i32)
-                .collect(),
+            layer2_bias: q32(&self.bl2, QA * Q2),
             output_weights: self.w2.iter().map(|&w| q16(w, QB)).collect(),
-            output_bias: self
-                .b2
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            output_bias: q32(&self.b2, QA * QB),
             hash: 0,
         };
         let bytes = crate::eval::nnue::file::write(&net);
