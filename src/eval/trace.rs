@@ -153,8 +153,9 @@ mod tests {
 
     #[test]
     fn a_piece_more_is_worth_a_lot_and_the_sign_follows_its_colour() {
-        // Red has an extra chariot on a0, Black an extra one on i9.
-        let pos = Position::from_fen("3akab1r/9/9/9/9/9/9/9/9/R2K5 w").unwrap();
+        // Each side has a chariot (Red's on a0, Black's on i9) and nothing else: without it,
+        // a side is a bare king against a chariot.
+        let pos = Position::from_fen("3k4r/9/9/9/9/9/9/9/9/R3K4 w").unwrap();
         for evaluator in [Evaluator::Hce, Evaluator::default()] {
             let t = trace(&evaluator, &pos);
             let share = |name: &str| {
