@@ -17,7 +17,11 @@
 //! | 8 | FNV-1a 64 of every byte before it |
 //!
 //! Reading checks each field and the hash, so a truncated, corrupt or foreign file is
-//! refused with a message that says which; the engine then keeps the net it had.
+//! refused with a message that says which; the engine then keeps the net it had. One
+//! exception to "one architecture a build": a build with output heads also reads a net of
+//! its shape with a single head (the nets before the heads), by giving every head that one
+//! head's weights, which scores exactly as a one-head build does. So older nets stay
+//! playable for comparisons and users without a build of their own.
 
 use super::{
     FEATURES, HEAD_INPUTS, HIDDEN, KING_BUCKETS, L2, Network, OUTPUT_BUCKETS, hidden_width,
@@ -83,10 +87,20 @@ pub fn fnv64(bytes: &[u8]) -> u64 {
 
 /// The architecture hash a file must carry.
 pub fn architecture_hash() -> u32 {
+    hash_of(OUTPUT_HEADS)
+}
+
+/// The architecture hash of this build's shape with a single output head, which it also
+/// reads (see the module notes); the same as [`architecture_hash`] in a one-head build.
+pub fn one_head_hash() -> u32 {
+    hash_of("")
+}
+
+fn hash_of(output_heads: &str) -> u32 {
     let text = [
         ARCHITECTURE.as_bytes(),
         LAYER2.as_bytes(),
-        OUTPUT_HEADS.as_bytes(),
+        output_heads.as_bytes(),
     ]
     .concat();
     let h = fnv64(&text);
@@ -97,11 +111,16 @@ const HEADER: usize = 8 + 4 * 4;
 
 /// The exact size of a file of this architecture.
 pub const fn file_size() -> usize {
+    file_size_with(OUTPUT_BUCKETS)
+}
+
+/// The exact size of a file of this shape with `heads` output heads.
+const fn file_size_with(heads: usize) -> usize {
     HEADER
         + 2 * FEATURES * HIDDEN
         + 2 * HIDDEN
         + L2 * (2 * 2 * HIDDEN + 4)
-        + OUTPUT_BUCKETS * (2 * HEAD_INPUTS + 4)
+        + heads * (2 * HEAD_INPUTS + 4)
         + 8
 }
 
@@ -142,11 +161,18 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
             u32_at(8)
         ));
     }
-    if u32_at(12) != architecture_hash() || u32_at(16) as usize != FEATURES {
+    let heads = if u32_at(12) == architecture_hash() {
+        OUTPUT_BUCKETS
+    } else if u32_at(12) == one_head_hash() {
+        1
+    } else {
+        0
+    };
+    if heads == 0 || u32_at(16) as usize != FEATURES {
         return Err(format!(
             "the net's architecture ({:08x}, {} features × {}) is not this build's ({:08x}, \
              {FEATURES} × {HIDDEN}, {} second-layer neurons, {OUTPUT_BUCKETS} output \
-             head{}): a net of another shape must be trained for this build",
+             head{}, or one): a net of another shape must be trained for this build",
             u32_at(12),
             u32_at(16),
             u32_at(20),
@@ -161,11 +187,11 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
             u32_at(20)
         ));
     }
-    if bytes.len() != file_size() {
+    if bytes.len() != file_size_with(heads) {
         return Err(format!(
             "the net file has {} bytes, expected {} (truncated or padded)",
             bytes.len(),
-            file_size()
+            file_size_with(heads)
         ));
     }
     let body = &bytes[..bytes.len() - 8];
@@ -184,12 +210,13 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     let feature_weights = take(FEATURES * HIDDEN);
     let feature_bias = take(HIDDEN);
     let layer2_weights = take(L2 * 2 * HIDDEN);
-    let output_weights = take(OUTPUT_BUCKETS * HEAD_INPUTS);
-    let mut ints = body[body.len() - 4 * (L2 + OUTPUT_BUCKETS)..]
+    // A one-head net in a build with heads: every head gets the one head's weights.
+    let output_weights = take(heads * HEAD_INPUTS).repeat(OUTPUT_BUCKETS / heads);
+    let mut ints = body[body.len() - 4 * (L2 + heads)..]
         .chunks_exact(4)
         .map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes")));
     let layer2_bias = ints.by_ref().take(L2).collect();
-    let output_bias = ints.collect();
+    let output_bias = ints.collect::<Vec<_>>().repeat(OUTPUT_BUCKETS / heads);
     Ok(Network {
         feature_weights,
         feature_bias,
@@ -228,5 +255,58 @@ mod tests {
         other[12] ^= 1;
         assert!(read(&other).unwrap_err().contains("architecture"));
         assert!(read(b"hello").unwrap_err().contains("not a Chariot net"));
+    }
+
+    /// A file of this shape with only the given head of `net` (as a one-head build writes it).
+    fn one_head_file(net: &Network, head: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&one_head_hash().to_le_bytes());
+        out.extend_from_slice(&(FEATURES as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        let weights = &net.output_weights[head * HEAD_INPUTS..(head + 1) * HEAD_INPUTS];
+        for w in net
+            .feature_weights
+            .iter()
+            .chain(&net.feature_bias)
+            .chain(&net.layer2_weights)
+            .chain(weights)
+        {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for b in net.layer2_bias.iter().chain(&net.output_bias[head..=head]) {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        let hash = fnv64(&out);
+        out.extend_from_slice(&hash.to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn a_one_head_net_gives_every_head_its_weights() {
+        let net = read(super::super::EMBEDDED_BYTES).unwrap();
+        let head = OUTPUT_BUCKETS - 1;
+        let bytes = one_head_file(&net, head);
+        let one = read(&bytes).unwrap();
+        assert_eq!(one.feature_weights, net.feature_weights);
+        assert_eq!(one.layer2_weights, net.layer2_weights);
+        assert_eq!(one.output_weights.len(), net.output_weights.len());
+        for h in 0..OUTPUT_BUCKETS {
+            assert_eq!(
+                one.output_weights[h * HEAD_INPUTS..(h + 1) * HEAD_INPUTS],
+                net.output_weights[head * HEAD_INPUTS..(head + 1) * HEAD_INPUTS]
+            );
+            assert_eq!(one.output_bias[h], net.output_bias[head]);
+        }
+        // Damage to a one-head file is refused like any other.
+        assert!(
+            read(&bytes[..bytes.len() - 2])
+                .unwrap_err()
+                .contains("truncated")
+        );
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() - 20] ^= 1;
+        assert!(read(&flipped).unwrap_err().contains("corrupt"));
     }
 }
