@@ -195,7 +195,12 @@ impl Worker {
         // Without late-move reductions, the move count matters only to the pruning, so once
         // the pruning would drop every quiet move but the checks, the picker need not hand
         // the others out (nor score and sort those not generated yet): the same search.
-        let may_prune = !pv_node && !in_check;
+        // No shallow pruning once alpha is a mate score: no evaluation plus margin reaches
+        // one, and in xiangqi a quiet move that gives no check can mate (a side left without
+        // a move loses), so pruning there only hid the shorter mates behind longer ones
+        // through checks. (Off the principal variation alpha is beta - 1 all through the
+        // move loop, so this holds for the whole node.)
+        let may_prune = !pv_node && !in_check && alpha < MATE_BOUND;
         let may_skip_quiets = may_prune && depth < self.params().lmr_depth;
         let quiet_pruning =
             QuietPruning::new(self.params(), may_prune, depth, improving, static_eval);
@@ -243,12 +248,7 @@ impl Worker {
                 .gives_check_with(check_info.get_or_insert_with(|| self.pos.check_info()), mv);
 
             // 10. Shallow pruning of moves that are unlikely to matter (never of checks).
-            if may_prune
-                && best_value > -MATE_BOUND
-                && alpha < MATE_BOUND
-                && move_count > 1
-                && !revisit
-            {
+            if may_prune && best_value > -MATE_BOUND && move_count > 1 && !revisit {
                 if !is_capture {
                     let prunable = !gives_check
                         && (futile
@@ -437,10 +437,7 @@ impl Worker {
 /// The shallow pruning of quiet moves that give no check at one node, whatever their history
 /// and SEE: late-move pruning past a move count, futility pruning once alpha reaches the
 /// evaluation plus a margin. Both only grow more true as the move loop goes on (the count
-/// rises, alpha too). Worked out once per node; each move asks `drops`. None of the shallow
-/// pruning applies once alpha is a mate score: no evaluation plus margin reaches one, and in
-/// xiangqi a quiet move that gives no check can mate (a side left without a move loses), so
-/// pruning there only hid the shorter mates behind the longer ones through checks.
+/// rises, alpha too). Worked out once per node; each move asks `drops`.
 #[derive(Clone, Copy)]
 pub(super) struct QuietPruning {
     /// Quiet moves past this many are pruned (`i32::MAX`: none).
@@ -481,7 +478,7 @@ impl QuietPruning {
     /// Would a quiet move that gives no check be dropped as the node's `move_count`-th move?
     #[inline(always)]
     pub(super) fn drops(self, alpha: Value, move_count: usize) -> bool {
-        alpha < MATE_BOUND && (move_count as i32 > self.move_limit || self.futility_value <= alpha)
+        move_count as i32 > self.move_limit || self.futility_value <= alpha
     }
 }
 
