@@ -10,8 +10,8 @@
 //!   sees the board mirrored left to right (xiangqi is symmetric so), which folds the 9
 //!   palace points onto 6, and a king move that changes its side's bucket or mirror rebuilds
 //!   that side's accumulator. The shipped shape has 1 bucket: 6, trained with a shared
-//!   factor on gen4's 10.4 M positions, fitted them better and held-out ones worse
-//!   (`nnue-data/README.md`), so it waits for more data.
+//!   factor on gen8's 25.2 M positions, fitted held-out ones worse and lost to gen8 at equal
+//!   nodes and at equal time (`nnue-data/README.md`), so it waits for more data.
 //! - **Accumulator**: per perspective `bias + Σ column(feature)` in `i16`, `HIDDEN` wide. A
 //!   move changes two columns (three for a capture) per perspective, so the search keeps one
 //!   accumulator pair per ply and updates it move by move ([`Accumulator::after`]).
