@@ -259,13 +259,20 @@ fn no_move_is_given_for_a_position_that_was_refused() {
             let out = e.expect("bestmove");
             assert!(out.last().unwrap().len() > "bestmove ".len(), "{out:#?}");
         }
-        // An illegal move: the error names it and its index, and the position is refused.
+        // An illegal move ends the list there: the error names it and its index, and the
+        // position before it is searched (the move-list tests are in `clients.rs`).
         e.send("position startpos moves h2e2 h9g7 h2h9");
-        let out = no_move_answer(&mut e, dialect);
+        e.send("go depth 3");
+        let out = e.expect("bestmove");
         assert!(
             out.iter()
                 .any(|l| l.starts_with("info string error: move 3 of 3, 'h2h9'")),
             "{out:#?}"
+        );
+        let best = common::bestmove_of(&out);
+        assert!(
+            common::legal_in(None, &["h2e2", "h9g7"], &best),
+            "{best}: {out:#?}"
         );
         e.send("position startpos moves h2e2 h9g7");
         e.send("go depth 3");

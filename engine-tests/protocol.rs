@@ -434,6 +434,42 @@ fn end_of_input_finishes_the_search_first() {
 }
 
 #[test]
+fn end_of_input_stops_every_search_without_a_bound_of_its_own() {
+    // `go mate 2` from the start position finds no mate and would search for ever; `go
+    // ponder` waits for a `ponderhit` that will not come. At the end of input each is
+    // stopped, answered, and the process exits (well within a second on an idle machine;
+    // the bound here leaves room for a loaded one).
+    for input in [
+        "ucci\nposition startpos\ngo mate 2\n",
+        "uci\nposition startpos\ngo mate 2\n",
+        "uci\nposition startpos moves h2e2\ngo ponder wtime 60000 btime 60000\n",
+        "uci\nposition startpos\ngo searchmoves h2e2 b2e2\n",
+    ] {
+        let t = Instant::now();
+        let (ok, text) = run_piped(input.as_bytes());
+        assert!(ok, "{input}: {text}");
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "{input}: exited after {:?}",
+            t.elapsed()
+        );
+        assert!(
+            text.lines().last().unwrap().starts_with("bestmove "),
+            "{input}: {text}"
+        );
+    }
+    // A mate search that finds its mate answers with it, as a bounded search does.
+    let (ok, text) =
+        run_piped(b"uci\nposition fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1\ngo mate 1\n");
+    assert!(ok);
+    assert!(text.contains("score mate 1"), "{text}");
+    assert!(
+        text.lines().last().unwrap().starts_with("bestmove e1d1"),
+        "{text}"
+    );
+}
+
+#[test]
 fn stays_responsive_during_a_deep_search() {
     let mut e = Engine::start();
     e.send("ucci");
@@ -501,11 +537,11 @@ fn bad_input_never_breaks_the_engine() {
         "go depth",
         "go nodes banana",
         "go movetime 99999999999999999999999",
+        "position startpos moves h2e2 h2e2",
         "position",
         "position fen",
         "position fen rnbakabnr/9/1c5c1 w",
         "position fen 4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1",
-        "position startpos moves h2e2 h2e2",
         "setoption",
         "setoption name",
         "setoption hashsize banana",

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Plays short games with Chariot through clients written by others, and checks each ends
 # normally:
-#   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black), and
-#      xiangqilab's engine driver and analysis parser (PyPI) analysing with MultiPV 3;
+#   1. the cchess Python library (PyPI) driving Chariot over UCCI (Red) and UCI (Black),
+#      xiangqilab's engine driver and analysis parser (PyPI) analysing with MultiPV 3, and
+#      whole games through the engine drivers of two tools made for Pikafish/ElephantEye:
+#      pikafish-terminal (UCI; it sends the position after the moves, then the moves again)
+#      and nonebot-plugin-cchess (UCCI, its AI levels);
 #   2. XBoard in a virtual display, Chariot behind the uci2wb adapter (UCCI, or UCI with
 #      XBOARD_PROTOCOL=uci), against Debian's Sjaak II (a native XBoard engine that plays
 #      xiangqi) at 20 s + 0.1 s, pondering on (XBoard's "hard"; XBOARD_PONDER=0 turns it
@@ -28,6 +31,15 @@ if [ "${XBOARD_ONLY:-0}" != 1 ]; then
   python3 -c "import xiangqilab" 2>/dev/null ||
     pip install --quiet --no-deps --ignore-requires-python xiangqilab
   python3 scripts/client_check_xiangqilab.py "$engine" 0.7
+  echo "== pikafish-terminal (PikafishEngine + XiangqiBoard, a whole game) =="
+  python3 -c "import pikafish_terminal" 2>/dev/null || pip install --quiet pikafish-terminal
+  python3 scripts/client_check_pikafish_terminal.py "$engine" | tail -3
+  echo "== nonebot-plugin-cchess (UCCIEngine + Board, a whole game) =="
+  # Its package needs the nonebot framework; the engine and board modules need only Pillow.
+  python3 -c "import PIL" 2>/dev/null || pip install --quiet "Pillow<11"
+  python3 -c "import importlib.util as u; exit(u.find_spec('nonebot_plugin_cchess') is None)" ||
+    pip install --quiet --no-deps nonebot-plugin-cchess
+  python3 scripts/client_check_nonebot_cchess.py "$engine" | tail -3
 fi
 
 opponent=${XBOARD_OPPONENT:-sjaakii}

@@ -29,6 +29,20 @@ pub struct CheckInfo {
 }
 
 impl Position {
+    /// The pieces that give check to the side to move (the facing king among them).
+    pub fn checkers(&self) -> Bitboard {
+        let them = self.side.opponent();
+        let king = self.king_square(self.side);
+        let attackers = self.king_attackers(them);
+        let lines = line_attacks(king, self.occupancy);
+        Bitboard(
+            lines.slide.0 & attackers.lines
+                | lines.cannon.0 & attackers.cannons
+                | horse_attackers(king, self.occupancy.normal).0 & attackers.horses
+                | PAWN_ATTACKERS[them.index()][king.index()].0 & attackers.pawns,
+        )
+    }
+
     /// Does the legal move `mv` give check to the opponent?
     pub fn gives_check(&self, mv: Move) -> bool {
         self.gives_check_with(&self.check_info(), mv)

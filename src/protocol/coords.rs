@@ -11,9 +11,10 @@
 //! first rule that applies deciding:
 //! 1. A move with rank `10` means 1..10; a move with rank `0` means 0..9 (neither exists in
 //!    the other base). Such evidence is remembered until other decisive evidence comes.
-//! 2. A `position` whose move list is legal in only one of the two readings is in that base
-//!    (remembered as in rule 1). Nearly every real move list settles it this way: the two
-//!    readings of a move move different pieces.
+//! 2. A `position` whose move list reads legally for longer in one of the two readings (more
+//!    moves before the first illegal one) is in that base (remembered as in rule 1). Nearly
+//!    every real move list settles it this way: the two readings of a move move different
+//!    pieces, and the wrong one is nearly always illegal at once. A tie decides nothing.
 //! 3. Otherwise the command form decides: a client that set `UCI_Variant` and uses the
 //!    `position` keyword is a Fairy-Stockfish-style client (1..10); the bare `fen …`/
 //!    `startpos …` lines of the Cyclone dialect, or no `UCI_Variant` at all, mean 0..9.
@@ -134,6 +135,15 @@ fn point_text(sq: Square) -> String {
     format!("{}{}", char::from(b'a' + sq.file()), sq.rank() + 1)
 }
 
+/// A point as the client writes it (`e0`, or `e1` in ranks 1..10).
+pub fn square_text(sq: Square, base: RankBase) -> String {
+    format!(
+        "{}{}",
+        char::from(b'a' + sq.file()),
+        sq.rank() + base.offset()
+    )
+}
+
 /// What the controller knows about the client's base.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RankState {
@@ -171,16 +181,18 @@ impl RankState {
         }
     }
 
-    /// Rule 2: `legal(base)` says whether the move list reads legally in `base`. Called when
-    /// rule 1 decided nothing for this list; switches when only the other reading is legal.
-    pub fn settle_by_legality(&mut self, legal: impl Fn(RankBase) -> bool) {
+    /// Rule 2: `legal_prefix(base)` says how many moves of the list read legally in `base`
+    /// before the first that does not. Called when rule 1 decided nothing for this list;
+    /// switches when the other reading goes further.
+    pub fn settle_by_legality(&mut self, legal_prefix: impl Fn(RankBase) -> usize) {
         if self.setting != RankSetting::Auto {
             return;
         }
         let current = self.base();
-        if !legal(current) && legal(current.other()) {
+        let (here, there) = (legal_prefix(current), legal_prefix(current.other()));
+        if there > here {
             self.decided = Some(current.other());
-        } else if self.decided.is_none() && legal(current) && !legal(current.other()) {
+        } else if self.decided.is_none() && here > there {
             self.decided = Some(current);
         }
     }

@@ -18,18 +18,23 @@
 //!   `nobestmove` (the evaluation the engine plays with, as `eval` explains it). `stop` while idle: UCCI answers `nobestmove`, UCI says nothing.
 //! - A composed position (pieces where no game puts them, extra pieces) is accepted with an
 //!   `info string warning: …` and played by the ordinary rules (`position::fen`).
-//! - A refused `position` (unreadable, a FEN with no defined play, or a move list with an
-//!   illegal or unreadable move, named with its index) is reported as `info string error: …`
-//!   and leaves the engine with no position: until a good `position` arrives, `go` says why
-//!   and answers "no move" (UCCI `nobestmove`, UCI `bestmove (none)`), never a move of an
-//!   earlier position that the GUI no longer shows.
+//! - A move list is applied up to its first illegal or unreadable move; that move and the
+//!   rest are dropped with an `info string error: …` naming it (text and index) and why, and
+//!   the position reached is the one searched. Pikafish, Fairy-Stockfish and ElephantEye read
+//!   the list so, and clients rely on it: pikafish-terminal sends the position *after* the
+//!   game's moves followed by those moves again, meaning the position itself.
+//! - A refused `position` (unreadable, or a FEN with no defined play) is reported as
+//!   `info string error: …` and leaves the engine with no position: until a good `position`
+//!   arrives, `go` says why and answers "no move" (UCCI `nobestmove`, UCI
+//!   `bestmove (none)`), never a move of an earlier position that the GUI no longer shows.
 //!   A number option outside its range is brought to the nearest bound and said so; `go`
 //!   limits beyond the search's likewise. Unknown options are ignored (named with `debug`).
 //! - `go draw`/`ponderhit draw`: the answer carries `draw` when the engine judges the position
 //!   drawn or worse for itself; UCCI `bestmove … resign` only against a forced mate.
 //! - A position already drawn by rule is still searched and answered with a move.
-//! - End of input finishes a finite search (its `bestmove` is printed) and stops an infinite
-//!   or ponder search, then exits.
+//! - End of input finishes a search with a bound of its own (depth, nodes, time: its
+//!   `bestmove` is printed, so `echo "go depth 20" | chariot` answers) and stops one without
+//!   (infinite, ponder, or `go mate N` alone, which may find no mate for ever), then exits.
 //! - `EvalFile`/`evalfile` loads another net; a file that is missing, truncated, corrupt or of
 //!   another architecture is refused with `info string error: …` and the current net stays.
 
@@ -148,7 +153,8 @@ pub struct Engine {
     pool: SearchPool,
     /// A search is running (its `bestmove` not yet printed).
     searching: bool,
-    /// The running search waits for `stop` (infinite) or `ponderhit`.
+    /// The running search has no bound of its own (infinite, ponder, or a `go mate` with no
+    /// depth, nodes or time): only `stop` ends it unless it finds what it looks for.
     open_ended: bool,
     /// The running search ponders and has had no `ponderhit` yet.
     pondering: bool,
@@ -313,14 +319,20 @@ impl Engine {
                 self.learn_rank_base(&spec);
                 self.banned.clear();
                 match self.build_position(&spec) {
-                    Ok(pos) => {
+                    Ok((pos, dropped)) => {
+                        if let Some(reason) = dropped {
+                            self.error(&reason);
+                        }
                         if let Some(warning) = pos.placement_warning() {
                             self.out.info_string(&format!("warning: {warning}"));
                         }
                         self.pos = pos;
                         self.position_error = None;
                     }
-                    Err(reason) => self.refuse_position(reason),
+                    Err(reason) => {
+                        self.error(&format!("{reason}; position refused"));
+                        self.refuse_position(reason);
+                    }
                 }
             }
             Command::BadPosition(reason) => {
@@ -372,17 +384,32 @@ impl Engine {
                         "eval: no position (the last 'position' was refused: {reason})"
                     ));
                 } else {
-                    let trace = crate::eval::trace::trace(&self.evaluator(), &self.pos);
+                    let eval = self.evaluator();
+                    let trace = crate::eval::trace::trace(&eval, &self.pos);
                     for line in trace.lines() {
                         self.out.info_string(&line);
                     }
+                    // Pikafish's closing line, which tools read: pawns, from Red's view.
+                    let score = eval.evaluate(&self.pos);
+                    let red = match self.pos.side_to_move() {
+                        Color::Red => score,
+                        Color::Black => -score,
+                    };
+                    self.out.line(&format!(
+                        "Final evaluation       {:+.2} (white side)",
+                        f64::from(red) / 100.0
+                    ));
                 }
             }
             Command::Display => {
-                for line in self.pos.diagram().lines() {
-                    self.out.info_string(line);
+                if let Some(reason) = &self.position_error {
+                    self.error(&format!(
+                        "d: no position (the last 'position' was refused: {reason})"
+                    ));
+                } else {
+                    let lines = output::board_lines(&self.pos, self.ranks.base());
+                    self.out.lines_then(&lines, || {});
                 }
-                self.out.info_string(&format!("fen {}", self.pos.to_fen()));
             }
             Command::Empty => {}
             Command::Unknown(text) => self.out.info_string(&format!("unknown command: {text}")),
@@ -390,32 +417,36 @@ impl Engine {
         }
     }
 
-    /// Builds the position a command names, reporting what is wrong: a bad FEN or a bad
-    /// move refuses the whole command.
-    fn build_position(&self, spec: &PositionSpec) -> Result<Position, String> {
+    /// Builds the position a command names. A FEN that cannot be read (or has no defined
+    /// play) refuses the whole command: `Err`. A move list is applied up to its first illegal
+    /// or unreadable move, as Pikafish, Fairy-Stockfish and ElephantEye read it: that move and
+    /// the rest are dropped, and the second field says which and why.
+    fn build_position(&self, spec: &PositionSpec) -> Result<(Position, Option<String>), String> {
         let mut pos = match &spec.fen {
             None => Position::startpos(),
-            Some(fen) => match Position::from_fen(fen) {
-                Ok(p) => p,
-                Err(e) => {
-                    let reason = format!("bad FEN '{fen}': {e}");
-                    self.error(&format!("{reason}; position refused"));
-                    return Err(reason);
-                }
-            },
+            Some(fen) => Position::from_fen(fen).map_err(|e| format!("bad FEN '{fen}': {e}"))?,
         };
         let base = self.ranks.base();
         for (i, text) in spec.moves.iter().enumerate() {
             match pos.parse_move(&to_internal(text, base)) {
                 Ok(mv) => pos.make_move(mv),
                 Err(e) => {
-                    let reason = format!("move {} of {}, '{text}': {e}", i + 1, spec.moves.len());
-                    self.error(&format!("{reason}; position refused"));
-                    return Err(reason);
+                    let rest = spec.moves.len() - i;
+                    let dropped = match rest - 1 {
+                        0 => "dropped".to_string(),
+                        1 => "it and the move after it dropped".to_string(),
+                        n => format!("it and the {n} moves after it dropped"),
+                    };
+                    let reason = format!(
+                        "move {} of {}, '{text}': {e}; {dropped}, the position before it searched",
+                        i + 1,
+                        spec.moves.len()
+                    );
+                    return Ok((pos, Some(reason)));
                 }
             }
         }
-        Ok(pos)
+        Ok((pos, None))
     }
 
     /// The last `position` was refused: nothing is searched until a good one arrives.
@@ -442,13 +473,14 @@ impl Engine {
             let mut pos = start.clone();
             spec.moves
                 .iter()
-                .all(|t| match pos.parse_move(&to_internal(t, base)) {
+                .take_while(|t| match pos.parse_move(&to_internal(t, base)) {
                     Ok(mv) => {
                         pos.make_move(mv);
                         true
                     }
                     Err(_) => false,
                 })
+                .count()
         });
     }
 
@@ -468,9 +500,14 @@ impl Engine {
     }
 
     fn probe(&self, spec: &PositionSpec) {
-        let Ok(pos) = self.build_position(spec) else {
-            self.out.line("pophash");
-            return;
+        // A probe asks about one position: a list that does not reach it is no answer.
+        let pos = match self.build_position(spec) {
+            Ok((pos, None)) => pos,
+            Ok((_, Some(reason))) | Err(reason) => {
+                self.error(&format!("probe: {reason}"));
+                self.out.line("pophash");
+                return;
+            }
         };
         let mut line = String::from("pophash");
         if let Some(hit) = self.pool.probe(pos.key()) {
@@ -504,6 +541,7 @@ impl Engine {
         }
         self.out.line("");
         self.out.line(&format!("Nodes searched: {}", report.nodes));
+        self.out.line("");
     }
 
     /// A `go` limit brought into 1..=`max`, what the search can do; the GUI is told when it
@@ -639,7 +677,8 @@ impl Engine {
             answered: self.answered.clone(),
             done: self.done_tx.clone(),
         });
-        self.open_ended = limits.infinite || go.ponder;
+        let bounded = limits.depth.is_some() || limits.nodes.is_some() || limits.time.is_some();
+        self.open_ended = limits.infinite || go.ponder || !bounded;
         self.pondering = go.ponder;
         self.pool.start(&self.pos, limits, go.ponder, reporter);
         self.searching = true;

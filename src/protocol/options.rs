@@ -281,6 +281,11 @@ impl Engine {
                 Some(n) => self.options.rules.move_limit = Some(n as u32 * 2),
                 None => bad(self),
             },
+            // Pikafish's switch for the same limit: on is 60 moves a side, off none.
+            "sixtymoverule" => match flag(value) {
+                Some(on) => self.options.rules.move_limit = on.then_some(120),
+                None => bad(self),
+            },
             "usennue" => match flag(value) {
                 Some(on) => {
                     if on != self.options.use_nnue {

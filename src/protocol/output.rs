@@ -1,8 +1,9 @@
 //! The engine's voice: one writer owns the output, every line is flushed, and the text of
 //! each message is formatted for the dialect the GUI chose (UCCI or UCI).
 
-use super::coords::{RankBase, move_text};
-use crate::core::Move;
+use super::coords::{RankBase, move_text, square_text};
+use crate::core::{Move, Square};
+use crate::position::Position;
 use crate::search::tt::Bound;
 use crate::search::{IterationInfo, MATE, mate_in_moves};
 use std::io::Write;
@@ -154,6 +155,36 @@ pub fn bestmove_lines(
             vec![line]
         }
     }
+}
+
+/// The answer to `d`, laid out as Pikafish prints it (tools read its `Fen:`, `Key:` and
+/// `Checkers:` lines): the board in boxes with Black at the top and the client's rank
+/// numbers, then the FEN, the position's hash key (Chariot's own, in 16 upper-case hex
+/// digits) and the points of the pieces giving check.
+pub fn board_lines(pos: &Position, base: RankBase) -> Vec<String> {
+    const RULE: &str = " +---+---+---+---+---+---+---+---+---+";
+    let mut lines = vec![String::new(), RULE.to_string()];
+    for rank in (0..10u8).rev() {
+        let mut row = String::new();
+        for file in 0..9u8 {
+            let piece = pos.piece_on(Square::new(file, rank));
+            row.push_str(" | ");
+            row.push(piece.map_or(' ', |p| p.letter()));
+        }
+        let shown = rank + if base == RankBase::One { 1 } else { 0 };
+        lines.push(format!("{row} | {shown}"));
+        lines.push(RULE.to_string());
+    }
+    lines.push("   a   b   c   d   e   f   g   h   i".to_string());
+    lines.push(String::new());
+    lines.push(format!("Fen: {}", pos.to_fen()));
+    lines.push(format!("Key: {:016X}", pos.key()));
+    let checkers: String = pos
+        .checkers()
+        .map(|sq| square_text(sq, base) + " ")
+        .collect();
+    lines.push(format!("Checkers: {checkers}"));
+    lines
 }
 
 #[cfg(test)]
