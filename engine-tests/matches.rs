@@ -25,6 +25,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         hang: Duration::from_secs(1),
         adjudication: Default::default(),
         sprt: None,
+        model: Default::default(),
         rules: Default::default(),
         pgn_scores: true,
         rounds: None,
@@ -234,6 +235,25 @@ fn an_interrupted_match_resumes_from_its_pgn() {
     assert_eq!(new_rounds, [2, 4, 5], "only the missing rounds are played");
     assert_eq!(resumed.games.len(), 6);
     assert_eq!(resumed.tally.games(), 6);
+    // Pairs: one opening with colours swapped. The same deterministic engine on both sides
+    // plays the same game twice, so every pair is a win and a loss or two draws: 1 point
+    // each, and the pentanomial model sees a dead level match with no spread at all.
+    assert_eq!(full.penta.counts, [0, 0, 3, 0, 0]);
+    assert_eq!(
+        resumed.penta, full.penta,
+        "a pair split by the interruption counts once, when its second game is in"
+    );
+    assert_eq!(full.penta.elo(), Some((0.0, 0.0)));
+    let summary = matches::summary_text(&cfg, &resumed);
+    assert!(
+        summary.contains("Pairs 3 (0/0.5/1/1.5/2 points: LL, LD, DD+WL, WD, WW): 0/0/3/0/0"),
+        "{summary}"
+    );
+    let json = matches::json_summary(&cfg, &resumed);
+    assert!(
+        json.contains("\"elo_model\":\"pentanomial\",\"pairs\":3,\"pentanomial\":[0, 0, 3, 0, 0]"),
+        "{json}"
+    );
 }
 
 #[test]

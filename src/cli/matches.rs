@@ -73,6 +73,11 @@ pub struct MatchArgs {
     /// Stop when the SPRT decides: elo0,elo1[,alpha,beta] (defaults 0.05, 0.05).
     #[arg(long)]
     pub sprt: Option<String>,
+    /// The model of the games for the Elo and the SPRT: pentanomial (pairs of games, one
+    /// opening with colours swapped, as fishtest and fastchess count them) or trinomial
+    /// (single games: win, draw, loss).
+    #[arg(long, default_value = "pentanomial")]
+    pub stats: String,
     /// Adjudicate a draw: PLIES,SCORE,MOVES — after PLIES plies, when both engines' last
     /// MOVES scores are within ±SCORE centipawns (e.g. 80,10,8).
     #[arg(long)]
@@ -401,6 +406,8 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
             }
         }
     };
+    let model = stats::Model::parse(&args.stats)
+        .ok_or_else(|| format!("--stats '{}': pentanomial or trinomial", args.stats))?;
     let mut adjudication = chariot::tools::matches::game::Adjudication::default();
     if let Some(text) = &args.draw_adjudication {
         let [after, score, moves] = super::comma_numbers::<3>("draw-adjudication", text)?;
@@ -443,6 +450,7 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
         margin: Duration::from_millis(args.margin),
         hang: Duration::from_secs(60),
         sprt,
+        model,
         rules: args.rules.rules()?,
         pgn_scores: !args.no_pgn_scores,
         rounds: None,

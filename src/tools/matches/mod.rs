@@ -3,8 +3,9 @@
 //! Two engines play head to head; more play a round robin (every pair meets) or a gauntlet
 //! (the first engine against each of the others). Every pairing plays the same openings, each
 //! twice with colours swapped. Each game gets fresh engine processes (so a crashed engine is
-//! simply restarted); games run `concurrency` at a time. The first engine's wins, draws and
-//! losses give the Elo estimate and the optional SPRT; a table ranks all engines.
+//! simply restarted); games run `concurrency` at a time. The first engine's results give the
+//! Elo estimate and the optional SPRT, by default over pairs of games (the two games of one
+//! opening: the pentanomial model, `stats`), or over single games; a table ranks all engines.
 //!
 //! A first Ctrl-C (see [`interrupt()`]) lets the games in progress finish and starts no new one;
 //! a second abandons them. Finished games are in the PGN file, and `--resume` plays only the
@@ -14,6 +15,7 @@ pub mod engine;
 pub mod game;
 pub mod interrupt;
 pub mod openings;
+pub mod simulate;
 pub mod stats;
 
 pub use interrupt::{abandon, aborting, interrupt, interrupted};
@@ -23,7 +25,7 @@ use crate::rules::{GameResult, Rules};
 use crate::tools::json_string;
 use engine::{Engine, EngineConfig};
 use game::{GameRecord, Limit};
-use stats::{Sprt, SprtVerdict, Tally};
+use stats::{Model, Penta, Sprt, SprtVerdict, Tally};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -58,6 +60,8 @@ pub struct MatchConfig {
     pub adjudication: game::Adjudication,
     /// Only for two engines.
     pub sprt: Option<Sprt>,
+    /// The model of the games the Elo and the SPRT use.
+    pub model: Model,
     /// The rules the referee judges by.
     pub rules: Rules,
     /// Write the engines' scores into the PGN as comments.
@@ -188,6 +192,8 @@ pub struct MatchReport {
     pub games: Vec<PlayedGame>,
     /// The first engine's wins, draws and losses (against everyone it met).
     pub tally: Tally,
+    /// The first engine's finished pairs of games (one opening, colours swapped).
+    pub penta: Penta,
     pub sprt: Option<(f64, SprtVerdict)>,
     /// The match stopped before all games were played (Ctrl-C).
     pub interrupted: bool,
@@ -252,17 +258,33 @@ fn play_one(config: &MatchConfig, index: usize) -> Result<Option<PlayedGame>, St
     }))
 }
 
-/// Adds a finished game to the report (tally and SPRT); returns whether the SPRT has decided.
+/// Adds a finished game to the report (tally, pairs and SPRT); returns whether the SPRT has
+/// decided.
 fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> bool {
     if let Some(points) = game.points_of(0) {
         report.tally.add(points);
+        // Games 2k and 2k+1 are one opening with colours swapped (`MatchConfig::plan`): the
+        // pair counts once both are in, whichever finished first.
+        let partner = game.index ^ 1;
+        if let Some(other) = report
+            .games
+            .iter()
+            .find(|g| g.index == partner)
+            .and_then(|g| g.points_of(0))
+        {
+            report.penta.add(points + other);
+        }
     }
     report.games.push(game);
     let Some(sprt) = config.sprt else {
         return false;
     };
-    let verdict = sprt.verdict(&report.tally);
-    report.sprt = Some((sprt.llr(&report.tally), verdict));
+    let llr = match config.model {
+        Model::Pentanomial => sprt.llr_pairs(&report.penta),
+        Model::Trinomial => sprt.llr(&report.tally),
+    };
+    let verdict = sprt.verdict_of(llr);
+    report.sprt = Some((llr, verdict));
     verdict != SprtVerdict::Continue
 }
 
@@ -452,11 +474,16 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
     Ok(games)
 }
 
-fn elo_fields(t: &Tally) -> String {
-    let (elo, err) = match t.elo() {
+/// An Elo estimate and its 95% half-width as two JSON numbers (`null` while unbounded).
+fn json_elo(elo: Option<(f64, f64)>) -> (String, String) {
+    match elo {
         Some((e, r)) => (format!("{e:.2}"), format!("{r:.2}")),
         None => ("null".into(), "null".into()),
-    };
+    }
+}
+
+fn elo_fields(t: &Tally, elo: Option<(f64, f64)>) -> String {
+    let (elo, err) = json_elo(elo);
     format!(
         "\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"score\":{:.4},\"elo\":{elo},\"elo_error95\":{err},\"los\":{:.4},\"draw_ratio\":{:.4}",
         t.games(),
@@ -500,12 +527,26 @@ pub fn json_summary(config: &MatchConfig, report: &MatchReport) -> String {
         .standings(config.engines.len())
         .iter()
         .zip(&config.engines)
-        .map(|(t, e)| format!("{{\"engine\":{},{}}}", json_string(&e.name), elo_fields(t)))
+        .map(|(t, e)| {
+            format!(
+                "{{\"engine\":{},{}}}",
+                json_string(&e.name),
+                elo_fields(t, t.elo())
+            )
+        })
         .collect();
+    let (tri, tri_err) = json_elo(report.tally.elo());
+    let (penta, penta_err) = json_elo(report.penta.elo());
+    let models = format!(
+        "\"elo_model\":{},\"pairs\":{},\"pentanomial\":{:?},\"elo_pentanomial\":{penta},\"elo_pentanomial_error95\":{penta_err},\"elo_trinomial\":{tri},\"elo_trinomial_error95\":{tri_err}",
+        json_string(config.model.name()),
+        report.penta.pairs(),
+        report.penta.counts
+    );
     format!(
-        "{{\"engines\":[{}],{},\"reasons\":{{{}}},\"sprt\":{sprt},\"standings\":[{}],\"interrupted\":{}}}\n",
+        "{{\"engines\":[{}],{},{models},\"reasons\":{{{}}},\"sprt\":{sprt},\"standings\":[{}],\"interrupted\":{}}}\n",
         names.join(","),
-        elo_fields(&report.tally),
+        elo_fields(&report.tally, model_elo(config.model, report)),
         reasons.join(","),
         standings.join(","),
         report.interrupted
@@ -542,7 +583,7 @@ pub fn summary_text(config: &MatchConfig, report: &MatchReport) -> String {
         100.0 * t.score(),
         100.0 * t.draw_ratio()
     ));
-    out.push_str(&elo_line(&t));
+    out.push_str(&elo_line(config.model, report));
     out.push('\n');
     for (reason, n) in report.reasons() {
         out.push_str(&format!("  {n:>4} x {reason}\n"));
@@ -550,8 +591,10 @@ pub fn summary_text(config: &MatchConfig, report: &MatchReport) -> String {
     if let (Some(s), Some((llr, verdict))) = (config.sprt, report.sprt) {
         let (lo, hi) = s.bounds();
         out.push_str(&format!(
-            "SPRT elo0={} elo1={}: LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}\n",
-            s.elo0, s.elo1
+            "SPRT elo0={} elo1={} ({}): LLR {llr:.2} [{lo:.2}, {hi:.2}] {verdict:?}\n",
+            s.elo0,
+            s.elo1,
+            config.model.name()
         ));
     }
     if names.len() > 2 {
@@ -591,21 +634,53 @@ pub fn summary_text(config: &MatchConfig, report: &MatchReport) -> String {
     out
 }
 
-fn elo_line(t: &Tally) -> String {
-    match t.elo() {
+/// The first engine's Elo under `model`.
+fn model_elo(model: Model, report: &MatchReport) -> Option<(f64, f64)> {
+    match model {
+        Model::Pentanomial => report.penta.elo(),
+        Model::Trinomial => report.tally.elo(),
+    }
+}
+
+/// The Elo line of the summary (by the match's model, the other model's in brackets), then
+/// the pairs' five counts.
+fn elo_line(model: Model, report: &MatchReport) -> String {
+    let t = &report.tally;
+    let p = &report.penta;
+    let mut out = match model_elo(model, report) {
         Some((elo, err)) => {
             let elo = if elo.abs() < 0.05 { 0.0 } else { elo };
             format!(
-                "Elo {elo:+.1} +- {err:.1} (95%)  LOS {:.1}%",
+                "Elo {elo:+.1} +- {err:.1} (95%, {})  LOS {:.1}%",
+                model.name(),
                 100.0 * t.los()
             )
         }
         None => format!(
-            "Elo not bounded yet (score {:.0}%)  LOS {:.1}%",
+            "Elo not bounded yet (score {:.0}%, {})  LOS {:.1}%",
             100.0 * t.score(),
+            model.name(),
             100.0 * t.los()
         ),
+    };
+    let other = match model {
+        Model::Pentanomial => Model::Trinomial,
+        Model::Trinomial => Model::Pentanomial,
+    };
+    if let Some((elo, err)) = model_elo(other, report) {
+        out.push_str(&format!("  [{}: {elo:+.1} +- {err:.1}]", other.name()));
     }
+    let c = p.counts;
+    out.push_str(&format!(
+        "\nPairs {} (0/0.5/1/1.5/2 points: LL, LD, DD+WL, WD, WW): {}/{}/{}/{}/{}",
+        p.pairs(),
+        c[0],
+        c[1],
+        c[2],
+        c[3],
+        c[4]
+    ));
+    out
 }
 
 /// `+35 +- 40`, or `-` while the Elo is unbounded (no game, or all won or lost).
