@@ -223,7 +223,11 @@ fn match_prints_results_elo_and_sprt() {
     let text = stdout(&out);
     assert!(text.contains("A vs B: 2 games"), "{text}");
     assert!(text.contains("W/D/L "), "{text}");
-    assert!(text.contains("SPRT elo0=0 elo1=5: LLR "), "{text}");
+    assert!(
+        text.contains("SPRT elo0=0 elo1=5 (pentanomial): LLR "),
+        "{text}"
+    );
+    assert!(text.contains("Pairs 1 (0/0.5/1/1.5/2 points"), "{text}");
     assert_eq!(
         std::fs::read_to_string(&pgn)
             .unwrap()

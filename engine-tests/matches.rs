@@ -28,6 +28,7 @@ fn config(engines: [EngineConfig; 2], limit: Limit, games: usize) -> MatchConfig
         model: Default::default(),
         rules: Default::default(),
         pgn_scores: true,
+        notation: chariot::tools::gamefile::Notation::Iccs,
         rounds: None,
     }
 }
@@ -210,6 +211,24 @@ fn an_interrupted_match_resumes_from_its_pgn() {
         6,
     );
     let full = matches::run(&cfg, Vec::new(), |_, _| {}).unwrap();
+    // The PGN in every notation (and in GBK) reads back to the same games.
+    for notation in [
+        chariot::tools::gamefile::Notation::Chinese,
+        chariot::tools::gamefile::Notation::Wxf,
+    ] {
+        let written = MatchConfig {
+            notation,
+            ..cfg.clone()
+        };
+        let text = matches::pgn(&written, &full);
+        let bytes = chariot::tools::gamefile::encoding::encode_gbk(&text);
+        let (decoded, _) = chariot::tools::gamefile::encoding::decode(&bytes);
+        let back = matches::parse_pgn(&cfg, &decoded).unwrap();
+        assert_eq!(back.len(), full.games.len());
+        for (a, b) in back.iter().zip(&full.games) {
+            assert_eq!(a.record.moves, b.record.moves, "{notation:?}");
+        }
+    }
     // Keep only the games of rounds 1, 2 and 4, as if the match had stopped there.
     let kept: Vec<_> = full
         .games

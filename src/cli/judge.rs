@@ -11,7 +11,8 @@ pub struct JudgeArgs {
     /// Moves played from it (ICCS such as h2e2, WXF or Chinese).
     #[arg(long, num_args = 1.., conflicts_with = "pgn")]
     pub moves: Vec<String>,
-    /// Judge every game of this PGN file instead (its FEN tags and moves).
+    /// Judge every game of this file instead: PGN (ICCS, WXF or Chinese moves; UTF-8, GBK or
+    /// Big5) or XQF; `-` reads standard input.
     #[arg(long)]
     pub pgn: Option<std::path::PathBuf>,
     /// One JSON object per game instead of text.
@@ -22,7 +23,7 @@ pub struct JudgeArgs {
 }
 
 pub fn run(args: JudgeArgs) -> Result<(), String> {
-    use chariot::tools::{judge, pgn};
+    use chariot::tools::judge;
     let rules = args.rules.rules()?;
     let Some(path) = &args.pgn else {
         let start = parse_fen(&args.fen)?;
@@ -34,25 +35,28 @@ pub fn run(args: JudgeArgs) -> Result<(), String> {
         }
         return Ok(());
     };
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let games = pgn::read_games(&text);
-    if games.is_empty() {
-        return Err(format!("{} holds no PGN game", path.display()));
+    let file = chariot::tools::gamefile::read_path(path)?;
+    if file.games.is_empty() {
+        return Err(format!("{} holds no game", path.display()));
     }
     let mut failed = 0;
-    for (i, game) in games.iter().enumerate() {
-        let judged = parse_fen(game.fen().unwrap_or("startpos"))
-            .and_then(|start| judge::judge_moves(&start, &game.moves, &rules));
+    for game in &file.games {
+        let judged = game.as_ref().map_err(|e| e.to_string()).and_then(|g| {
+            let moves: Vec<String> = g.moves.iter().map(|m| m.to_string()).collect();
+            judge::judge_moves(&g.start, &moves, &rules)
+                .map(|j| (g.number, j))
+                .map_err(|e| format!("game {}: {e}", g.number))
+        });
         match judged {
-            Ok(j) if args.json => println!("{}", judge::json_report(i + 1, &j)),
-            Ok(j) => print!("{}", judge::text_report(&format!("game {}", i + 1), &j)),
+            Ok((n, j)) if args.json => println!("{}", judge::json_report(n, &j)),
+            Ok((n, j)) => print!("{}", judge::text_report(&format!("game {n}"), &j)),
             Err(e) => {
                 failed += 1;
-                eprintln!("chariot: game {} (line {}): {e}", i + 1, game.line);
+                eprintln!("chariot: {e}");
             }
         }
     }
+    let games = &file.games;
     if failed > 0 {
         return Err(format!(
             "{failed} of {} games could not be judged",

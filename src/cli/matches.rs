@@ -92,6 +92,12 @@ pub struct MatchArgs {
     /// Leave the engines' scores out of the PGN (by default each move carries one).
     #[arg(long)]
     pub no_pgn_scores: bool,
+    /// The PGN's move notation: iccs (the default), wxf or chinese.
+    #[arg(long, default_value = "iccs")]
+    pub pgn_notation: String,
+    /// The PGN's encoding: utf-8 (the default) or gbk (what most Chinese GUIs expect).
+    #[arg(long, default_value = "utf-8")]
+    pub pgn_encoding: String,
     /// No live progress bar (a line per game is printed either way).
     #[arg(long)]
     pub no_progress: bool,
@@ -124,6 +130,11 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return merge(&args, config);
     }
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let gbk = match args.pgn_encoding.to_ascii_lowercase().as_str() {
+        "utf-8" | "utf8" => false,
+        "gbk" | "gb18030" | "gb2312" => true,
+        other => return Err(format!("--pgn-encoding '{other}': utf-8 or gbk")),
+    };
     // Games already played (resume), and the PGN file each new game is appended to at once,
     // so an interrupted match loses no finished game.
     let mut previous = Vec::new();
@@ -131,8 +142,9 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         None => None,
         Some(path) => {
             if args.resume && path.exists() {
-                let text = std::fs::read_to_string(path)
+                let bytes = std::fs::read(path)
                     .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let (text, _) = chariot::tools::gamefile::encoding::decode(&bytes);
                 previous = matches::parse_pgn(&config, &text)?;
                 say_or_abandon(&format!(
                     "resuming: {} games already played",
@@ -173,7 +185,12 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         if let Some(file) = &pgn_file {
             use std::io::Write;
             let mut file = file.lock().unwrap_or_else(|e| e.into_inner());
-            let _ = file.write_all(matches::pgn_game(&config, g).as_bytes());
+            let text = matches::pgn_game(&config, g);
+            let _ = if gbk {
+                file.write_all(&chariot::tools::gamefile::encoding::encode_gbk(&text))
+            } else {
+                file.write_all(text.as_bytes())
+            };
             let _ = file.flush();
         }
         let t = r.tally;
@@ -453,6 +470,14 @@ fn match_config(args: &MatchArgs) -> Result<chariot::tools::matches::MatchConfig
         model,
         rules: args.rules.rules()?,
         pgn_scores: !args.no_pgn_scores,
+        notation: chariot::tools::gamefile::Notation::parse(&args.pgn_notation).ok_or_else(
+            || {
+                format!(
+                    "--pgn-notation '{}': iccs, wxf or chinese",
+                    args.pgn_notation
+                )
+            },
+        )?,
         rounds: None,
     };
     config.validate()?;
@@ -477,8 +502,9 @@ fn merge(args: &MatchArgs, mut config: chariot::tools::matches::MatchConfig) -> 
     let mut games = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for path in &args.merge {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let (text, _) = chariot::tools::gamefile::encoding::decode(&bytes);
         for game in
             matches::parse_pgn(&config, &text).map_err(|e| format!("{}: {e}", path.display()))?
         {
@@ -495,8 +521,14 @@ fn merge(args: &MatchArgs, mut config: chariot::tools::matches::MatchConfig) -> 
     config.rounds = Some((0, 0));
     let report = matches::run(&config, games, |_, _| {})?;
     if let Some(path) = &args.pgn {
-        std::fs::write(path, matches::pgn(&config, &report))
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let text = matches::pgn(&config, &report);
+        let gbk = args.pgn_encoding.eq_ignore_ascii_case("gbk");
+        let bytes = if gbk {
+            chariot::tools::gamefile::encoding::encode_gbk(&text)
+        } else {
+            text.into_bytes()
+        };
+        std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     say_or_abandon(matches::summary_text(&config, &report).trim_end());
     if let Some(path) = &args.json {

@@ -8,6 +8,7 @@ mod eval;
 mod judge;
 mod matches;
 mod perft;
+mod review;
 mod train;
 
 use chariot::position::Position;
@@ -34,6 +35,9 @@ pub enum Command {
     Eval(eval::EvalCmdArgs),
     /// Judge games by the rules: ongoing, or the result and why (with the repetition cycle).
     Judge(judge::JudgeArgs),
+    /// Review whole games (PGN in any notation, XQF): each move's cost and mark, where the
+    /// game turned, each side's accuracy; text, JSON or an annotated PGN.
+    Review(Box<review::ReviewArgs>),
     /// Generate NNUE training positions by self-play (or, with --stats, describe data files).
     Datagen(Box<datagen::DatagenArgs>),
     /// Train an NNUE on datagen files and write the quantised net.
@@ -104,6 +108,14 @@ pub struct PositionArgs {
     /// Moves (ICCS, e.g. h2e2) played from that position first.
     #[arg(long, num_args = 1..)]
     pub moves: Vec<String>,
+    /// Take the position from a game file instead (PGN in any notation and encoding, or
+    /// XQF; its first game): the position after --ply plies of its main line, with the
+    /// game's history (for the repetition rules).
+    #[arg(long, conflicts_with_all = ["fen", "position"])]
+    pub game: Option<std::path::PathBuf>,
+    /// With --game: the position after this many plies (default: the end of the game).
+    #[arg(long, requires = "game")]
+    pub ply: Option<usize>,
 }
 
 impl PositionArgs {
@@ -166,7 +178,30 @@ pub fn warn_composed_openings(openings: &[Position]) {
 
 /// Builds the position a command line names, or says what is wrong with it.
 pub fn load_position(args: &PositionArgs) -> Result<Position, String> {
-    let mut pos = parse_fen(args.fen())?;
+    let mut pos = match &args.game {
+        None => parse_fen(args.fen())?,
+        Some(path) => {
+            let file = chariot::tools::gamefile::read_path(path)?;
+            let game = file
+                .games
+                .into_iter()
+                .next()
+                .ok_or_else(|| format!("{} holds no game", path.display()))?
+                .map_err(|e| e.to_string())?;
+            let plies = args.ply.unwrap_or(game.moves.len());
+            if plies > game.moves.len() {
+                return Err(format!(
+                    "--ply {plies}: the game has {} plies",
+                    game.moves.len()
+                ));
+            }
+            let mut pos = game.start;
+            for &mv in &game.moves[..plies] {
+                pos.make_move(mv);
+            }
+            pos
+        }
+    };
     for text in &args.moves {
         let mv = pos.parse_move(text).map_err(|e| e.to_string())?;
         pos.make_move(mv);
@@ -187,6 +222,7 @@ pub fn run(cli: Cli) -> Result<(), String> {
         Some(Command::Analyze(args)) => analyze::run(args),
         Some(Command::Match(args)) => matches::run(*args),
         Some(Command::Judge(args)) => judge::run(args),
+        Some(Command::Review(args)) => review::run(*args),
         Some(Command::Eval(args)) => eval::run(args),
         Some(Command::Datagen(args)) => datagen::run(*args),
         Some(Command::Train(args)) => train::run(*args),

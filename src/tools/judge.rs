@@ -18,6 +18,8 @@ pub struct JudgedGame {
     pub state: GameState,
     /// The position where judging stopped.
     pub end: Position,
+    /// The moves judged, in ICCS.
+    pub moves: Vec<String>,
 }
 
 /// Judges the game of `moves` (any notation `parse_human_move` reads) from `start`.
@@ -32,6 +34,7 @@ pub fn judge_moves(
         given: moves.len(),
         played,
         state,
+        moves: end.moves_played().map(|m| m.to_string()).collect(),
         end,
     })
 }
@@ -98,6 +101,14 @@ pub fn json_report(game_number: usize, game: &JudgedGame) -> String {
         format!("\"plies\":{}", game.played),
         format!("\"moves_given\":{}", game.given),
         format!("\"fen\":{}", json_string(&game.end.to_fen())),
+        format!(
+            "\"moves\":[{}]",
+            game.moves
+                .iter()
+                .map(|m| json_string(m))
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
     ];
     match &game.state {
         GameState::Ongoing => {

@@ -3,10 +3,12 @@
 pub mod analyze;
 pub mod bench;
 pub mod datagen;
+pub mod gamefile;
 pub mod judge;
 pub mod matches;
 pub use crate::position::perft;
 pub mod pgn;
+pub mod review;
 pub mod rng;
 pub mod train;
 

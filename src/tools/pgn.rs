@@ -127,6 +127,10 @@ pub fn read_games(text: &str) -> Vec<PgnGame> {
         if variation_depth == 0 {
             push(&mut token, &mut game, &mut in_moves);
         }
+        if comment_depth > 0 {
+            // A comment that goes on to the next line: the line break is a space in it.
+            comment.push(' ');
+        }
         if game.result.is_some() && comment_depth == 0 && variation_depth == 0 {
             finish(&mut game, &mut games);
             in_moves = false;

@@ -66,6 +66,8 @@ pub struct MatchConfig {
     pub rules: Rules,
     /// Write the engines' scores into the PGN as comments.
     pub pgn_scores: bool,
+    /// The PGN's move notation.
+    pub notation: crate::tools::gamefile::Notation,
     /// Play only the games with these indices (`start..end`, 0-based; the PGN's rounds are
     /// one more): a share of a match that others play the rest of (`scripts/cluster/`).
     pub rounds: Option<(usize, usize)>,
@@ -351,7 +353,8 @@ pub fn run(
     Ok(report)
 }
 
-/// The games as PGN, with the xiangqi variant, start FEN, result reason and ICCS moves.
+/// The games as PGN, with the xiangqi variant, start FEN, result reason and the moves in the
+/// match's notation (ICCS unless asked otherwise).
 pub fn pgn(config: &MatchConfig, report: &MatchReport) -> String {
     report.games.iter().map(|g| pgn_game(config, g)).collect()
 }
@@ -375,6 +378,14 @@ pub fn pgn_game(config: &MatchConfig, g: &PlayedGame) -> String {
         escape(&r.reason),
         r.moves.len()
     );
+    let notation = config.notation;
+    if notation != crate::tools::gamefile::Notation::Iccs {
+        let name = match notation {
+            crate::tools::gamefile::Notation::Wxf => "WXF",
+            _ => "Chinese",
+        };
+        out.insert_str(out.len() - 1, &format!("[Format \"{name}\"]\n"));
+    }
     let mut pos = Position::from_fen(&r.start_fen).expect("the start FEN was ours");
     let mut line = String::new();
     for (i, &mv) in r.moves.iter().enumerate() {
@@ -383,7 +394,8 @@ pub fn pgn_game(config: &MatchConfig, g: &PlayedGame) -> String {
         } else if i == 0 {
             line.push_str(&format!("{}... ", pos.fullmove_number()));
         }
-        line.push_str(&format!("{mv} "));
+        line.push_str(&notation.write(&pos, mv));
+        line.push(' ');
         if let Some(Some(score)) = r.scores.get(i).filter(|_| config.pgn_scores) {
             line.push_str(&format!("{{{:+.2}}} ", *score as f64 / 100.0));
         }
@@ -442,7 +454,7 @@ pub fn parse_pgn(config: &MatchConfig, text: &str) -> Result<Vec<PlayedGame>, St
         let mut moves = Vec::new();
         for token in &game.moves {
             let mv = pos
-                .parse_move(token)
+                .parse_human_move(token)
                 .map_err(|e| format!("round {round}: {e}"))?;
             pos.make_move(mv);
             moves.push(mv);

@@ -4,7 +4,8 @@
 //! start position, and its moves); otherwise line by line, where a line is a FEN or an EPD
 //! record (the placement and side, then anything: counters or EPD operations), or a list of
 //! moves from the start position (ICCS, WXF or Chinese). Blank lines and `#` comments are
-//! skipped.
+//! skipped. Text in GBK or Big5 is read as `gamefile::encoding` finds it; an XQF file gives
+//! the position at the end of its main line.
 //!
 //! The shipped suite (`openings.epd`, the default) comes from `scripts/gen_openings.py`:
 //! positions along standard opening lines, each kept only if Chariot scores it close to even.
@@ -29,8 +30,20 @@ pub fn load(spec: &str) -> Result<Vec<Position>, String> {
         "builtin" => parse(BUILTIN),
         "startpos" => Ok(vec![Position::startpos()]),
         path => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read openings {path}: {e}"))?;
+            let bytes =
+                std::fs::read(path).map_err(|e| format!("cannot read openings {path}: {e}"))?;
+            if crate::tools::gamefile::xqf::looks_like_xqf(&bytes) {
+                // An XQF game: the position at the end of its main line.
+                let game = crate::tools::gamefile::xqf::read(&bytes, 1)
+                    .map_err(|e| format!("{path}: {e}"))?;
+                let mut pos = game.start;
+                for mv in game.moves {
+                    pos.make_move(mv);
+                }
+                return Ok(vec![pos]);
+            }
+            // PGN and FEN lists in any encoding (GBK Chinese-notation PGN too).
+            let (text, _) = crate::tools::gamefile::encoding::decode(&bytes);
             parse(&text).map_err(|e| format!("{path}: {e}"))
         }
     }
