@@ -130,11 +130,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
         return merge(&args, config);
     }
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let gbk = match args.pgn_encoding.to_ascii_lowercase().as_str() {
-        "utf-8" | "utf8" => false,
-        "gbk" | "gb18030" | "gb2312" => true,
-        other => return Err(format!("--pgn-encoding '{other}': utf-8 or gbk")),
-    };
+    let gbk = chariot::tools::gamefile::encoding::wants_gbk("--pgn-encoding", &args.pgn_encoding)?;
     // Games already played (resume), and the PGN file each new game is appended to at once,
     // so an interrupted match loses no finished game.
     let mut previous = Vec::new();
@@ -522,7 +518,8 @@ fn merge(args: &MatchArgs, mut config: chariot::tools::matches::MatchConfig) -> 
     let report = matches::run(&config, games, |_, _| {})?;
     if let Some(path) = &args.pgn {
         let text = matches::pgn(&config, &report);
-        let gbk = args.pgn_encoding.eq_ignore_ascii_case("gbk");
+        let gbk =
+            chariot::tools::gamefile::encoding::wants_gbk("--pgn-encoding", &args.pgn_encoding)?;
         let bytes = if gbk {
             chariot::tools::gamefile::encoding::encode_gbk(&text)
         } else {

@@ -74,11 +74,7 @@ pub fn run(args: ReviewArgs) -> Result<(), String> {
             Notation::parse(t).ok_or_else(|| format!("--notation '{t}': chinese, wxf or iccs"))?,
         ),
     };
-    let gbk = match args.encoding.to_ascii_lowercase().as_str() {
-        "utf-8" | "utf8" => false,
-        "gbk" | "gb18030" | "gb2312" => true,
-        other => return Err(format!("--encoding '{other}': utf-8 or gbk")),
-    };
+    let gbk = gamefile::encoding::wants_gbk("--encoding", &args.encoding)?;
     let time = match args.time {
         Some(t) if !(t.is_finite() && t > 0.0 && t < 1e6) => {
             return Err(format!("--time {t} is not a usable number of seconds"));

@@ -25,16 +25,20 @@ pub struct PgnGame {
 impl PgnGame {
     /// The value of a tag, by case-insensitive name.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        tag_value(&self.tags, name)
     }
 
     /// The start position's FEN: the `FEN` tag, or `None` for the standard start.
     pub fn fen(&self) -> Option<&str> {
         self.tag("FEN").filter(|f| !f.trim().is_empty())
     }
+}
+
+/// The value of the tag `name` (case-insensitive) among `tags`.
+pub fn tag_value<'a>(tags: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    tags.iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
 }
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];

@@ -47,6 +47,16 @@ pub fn decode(bytes: &[u8]) -> (String, &'static str) {
     (best.0, best.2)
 }
 
+/// Reads an encoding option for written files: `Ok(true)` for GBK (GB18030, GB2312 taken
+/// as it), `Ok(false)` for UTF-8.
+pub fn wants_gbk(option: &str, text: &str) -> Result<bool, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "utf-8" | "utf8" => Ok(false),
+        "gbk" | "gb18030" | "gb2312" => Ok(true),
+        other => Err(format!("{option} '{other}': utf-8 or gbk")),
+    }
+}
+
 /// The text in GBK (GB18030), the encoding most Chinese GUIs expect of a PGN file.
 pub fn encode_gbk(text: &str) -> Vec<u8> {
     GB18030.encode(text).0.into_owned()

@@ -74,10 +74,7 @@ pub struct Game {
 
 impl Game {
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
+        crate::tools::pgn::tag_value(&self.tags, name)
     }
 }
 
