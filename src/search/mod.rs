@@ -12,6 +12,7 @@
 //! |---|---|---|---|
 //! | Correction history (static evaluation corrected by the mean of a pawn-structure and a material table per side, each entry blended 1/16 of the way to the node's search value minus evaluation at depth 16 and over) | 300 at 20,000 nodes a move | −5.8 ± 30.3 | `chariot bench` 0.94× the nodes/s; not worth a timed test |
 //! | The same, the two tables summed and blended twice as fast | 96 at 20,000 nodes | 10/8/79 W/D/L, about −300 | the material table, one entry for every position of a given material, learns a per-side offset from the search's biased samples (fail-high nodes give lower bounds, fail-low upper) and the null move and reverse futility trust it: a correction needs a small weight, or a use in move ordering only, before it can pay |
+//! | Singular extension (hash move at depth ≥ 8 with an entry ≥ depth − 3: the others searched at half depth below its score − 2·depth; extended one ply if all fail, multi-cut if they beat beta, one ply less if only its entry did) | 400 at 20,000 nodes; 320 at 3 s + 0.03 s | +20.9 ± 26.1; +4.3 ± 20.6 (57/210/53, SPRT (0, 20) at LLR −1.01 when stopped) | the gain at equal nodes does not show at a short clock; a smaller margin and double extensions are left to try |
 
 pub mod breadcrumbs;
 pub mod history;
