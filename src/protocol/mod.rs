@@ -37,6 +37,28 @@
 //!   (infinite, ponder, or `go mate N` alone, which may find no mate for ever), then exits.
 //! - `EvalFile`/`evalfile` loads another net; a file that is missing, truncated, corrupt or of
 //!   another architecture is refused with `info string error: …` and the current net stays.
+//!
+//! XBoard's adapter: XBoard with `uci2wb` and pondering on (XBoard's `hard`) plays without time losses in either
+//! dialect against opponents that take a little time over their moves
+//! (`XBOARD_ONLY=1 scripts/client-check.sh 21`, and `XBOARD_PROTOCOL=uci` for UCI).
+//! `uci2wb` starts a new engine for every game and ponders only from a match's second game on:
+//! the first game's `hard` reaches it before the engine has listed its `Ponder` option, and it
+//! drops it. In its debug output (`UCI2WB debug output`) a line `# command e` after each of the
+//! opponent's moves is the adapter queueing that move, not a garbled command.
+//!
+//! XBoard's adapter: Pondering through `uci2wb` 4.1 (Debian's) against an opponent that answers at once (MaxQi
+//! at 10 s sudden death, for instance) can lose on time, in either dialect; the adapter is at
+//! fault. When the opponent's move arrives within a millisecond or so of the adapter's
+//! `go ponder` and is not the move pondered on, the adapter sends `stop` and at once the new
+//! `position` and `go`, before it has read the `bestmove` that answers its `stop`; it takes that
+//! stale move (a move for the position it pondered) as the answer to the new search, plays it,
+//! and starts pondering on the next prediction while the real search still runs. From then on it
+//! waits for the answer to a `go` that the engine has queued, as the protocol wants, behind a
+//! `go ponder` nobody will end: the flag falls. Its `Error (unknown command): …` lines come
+//! from the same race between its two threads. Chariot answers every `go` once, in order
+//! (`scripts/engine_log_wrapper.sh` logs the exchange). The setting that avoids it is pondering
+//! off (XBoard's `-xponder`, or `easy`): `XBOARD_PONDER=0 XBOARD_OPPONENT=maxqi XBOARD_TC=0:10
+//! XBOARD_INC=0 XBOARD_ONLY=1 scripts/client-check.sh 20` plays that case.
 
 pub mod command;
 pub mod coords;
