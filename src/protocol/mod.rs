@@ -1,6 +1,6 @@
 //! The engine process: UCCI and UCI on stdin/stdout.
 //!
-//! Data flow: a reader thread turns input into lines and sends them over a channel; one
+//! Data flow: a reader thread (`input`) turns input into lines and sends them over a channel; one
 //! controller (`Engine`) parses each line into a `Command` and owns the position, the options
 //! and the search pool. Searches run on the pool's threads and answer through a reporter that
 //! writes `info`/`bestmove` lines via the single `Output`. While a search runs the controller
@@ -62,6 +62,7 @@
 
 pub mod command;
 pub mod coords;
+mod input;
 mod options;
 pub mod output;
 
@@ -727,16 +728,21 @@ impl Engine {
 pub fn run<R: BufRead + Send + 'static>(input: R, output: Box<dyn std::io::Write + Send>) {
     let out = Arc::new(Output::new(output));
     let (line_tx, line_rx) = unbounded::<Option<String>>();
+    let mut engine = Engine::new(out.clone());
+    let fast = Arc::new(input::FastPath::new(out, engine.pool.stopper()));
+    let reader_fast = fast.clone();
     std::thread::Builder::new()
         .name("stdin-reader".into())
-        .spawn(move || read_lines(input, line_tx))
+        .spawn(move || input::read_lines(input, line_tx, reader_fast))
         .expect("spawn the input reader");
-    let mut engine = Engine::new(out);
     let done_rx = engine.done_rx.clone();
     while !engine.quit {
         select! {
             recv(line_rx) -> msg => match msg {
-                Ok(Some(line)) => engine.handle_line(&line),
+                Ok(Some(line)) => {
+                    engine.handle_line(&line);
+                    fast.handled(&line, !engine.options.batch && !engine.options.debug);
+                }
                 _ => {
                     engine.end_of_input();
                     break;
@@ -749,22 +755,4 @@ pub fn run<R: BufRead + Send + 'static>(input: R, output: Box<dyn std::io::Write
             }
         }
     }
-}
-
-/// Reads lines (any bytes; invalid UTF-8 is replaced, never fatal) until end of input.
-fn read_lines<R: BufRead>(mut input: R, tx: Sender<Option<String>>) {
-    let mut buffer = Vec::new();
-    loop {
-        buffer.clear();
-        match input.read_until(b'\n', &mut buffer) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buffer).into_owned();
-                if tx.send(Some(line)).is_err() {
-                    return;
-                }
-            }
-        }
-    }
-    let _ = tx.send(None);
 }

@@ -12,7 +12,7 @@ use super::{Limits, MATE_BOUND, Reporter, RootMove, SearchResult, SharedState, S
 use crate::core::Move;
 use crate::position::Position;
 use crossbeam_channel::{Receiver, Sender, unbounded};
-use parking_lot::RwLock;
+use parking_lot::{Mutex, RwLock};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -59,7 +59,7 @@ struct PoolThread {
 /// The search threads, the shared table and the state of the current search.
 pub struct SearchPool {
     tt: Arc<RwLock<TranspositionTable>>,
-    shared: Arc<SharedState>,
+    shared: Arc<Mutex<Arc<SharedState>>>,
     threads: Vec<PoolThread>,
     done: Option<Receiver<SearchResult>>,
 }
@@ -239,12 +239,24 @@ fn run_job(worker: &mut Worker, job: &Job) {
     let _ = job.done.send(result);
 }
 
+/// Stops the search the pool runs at the time of the call (see `SearchPool::stopper`).
+#[derive(Clone)]
+pub struct Stopper(Arc<Mutex<Arc<SharedState>>>);
+
+impl Stopper {
+    pub fn stop(&self) {
+        let shared = self.0.lock();
+        shared.stop_requested.store(true, Ordering::Relaxed);
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 impl SearchPool {
     /// A pool of `threads` threads and a table of `hash_mb` MB.
     pub fn new(threads: usize, hash_mb: usize) -> SearchPool {
         let mut pool = SearchPool {
             tt: Arc::new(RwLock::new(TranspositionTable::new(hash_mb))),
-            shared: Arc::new(SharedState::new(1)),
+            shared: Arc::new(Mutex::new(Arc::new(SharedState::new(1)))),
             threads: Vec::new(),
             done: None,
         };
@@ -273,11 +285,11 @@ impl SearchPool {
                 handle: Some(handle),
             });
         }
-        self.shared = Arc::new(SharedState::new(count));
+        *self.shared.lock() = Arc::new(SharedState::new(count));
     }
 
-    /// Resizes the table (between searches only); it starts empty. On failure the old size
-    /// stays and the error says why.
+    /// Resizes the table (between searches only); it starts empty. A size the system cannot
+    /// give is refused with the error saying why, and the old table stays.
     pub fn set_hash(&mut self, megabytes: usize) -> Result<(), String> {
         self.wait();
         self.tt.write().resize(megabytes)
@@ -310,7 +322,7 @@ impl SearchPool {
         let shared = Arc::new(SharedState::new(self.threads.len()));
         shared.ponder.store(ponder, Ordering::Relaxed);
         shared.restart_clock();
-        self.shared = shared.clone();
+        *self.shared.lock() = shared.clone();
         self.tt.read().new_search();
         let (done_tx, done_rx) = unbounded();
         let job = Arc::new(Job {
@@ -331,14 +343,20 @@ impl SearchPool {
 
     /// Asks the running search to stop (it answers through its reporter).
     pub fn stop(&self) {
-        self.shared.stop_requested.store(true, Ordering::Relaxed);
-        self.shared.stop.store(true, Ordering::Relaxed);
+        self.stopper().stop();
+    }
+
+    /// A handle that stops whichever search is running when it is used, for a thread other
+    /// than the one that drives the pool (the input reader, answering `stop` in one step).
+    pub fn stopper(&self) -> Stopper {
+        Stopper(self.shared.clone())
     }
 
     /// The opponent played the expected move: the clock starts now.
     pub fn ponderhit(&self) {
-        self.shared.restart_clock();
-        self.shared.ponder.store(false, Ordering::Relaxed);
+        let shared = self.shared.lock();
+        shared.restart_clock();
+        shared.ponder.store(false, Ordering::Relaxed);
     }
 
     /// Waits for the running search, if any, and returns its result.

@@ -125,6 +125,15 @@ fn advise_huge_pages(buckets: &Vec<Bucket>) {
     let _ = buckets;
 }
 
+/// The memory the kernel says it can still give without swapping (`MemAvailable`), in bytes;
+/// None where that is not known.
+fn available_memory() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
 /// The largest table the engine accepts, in MB (the protocol's `Hash` maximum).
 pub const MAX_MB: usize = 65_536;
 
@@ -149,28 +158,37 @@ impl TranspositionTable {
         tt
     }
 
-    /// Reallocates to about `megabytes` MB, empty (zeroed in parallel). If that much memory
-    /// cannot be had, the table keeps its old size (emptied) and the error says so.
+    /// Reallocates to about `megabytes` MB, empty (zeroed in parallel). More than the system
+    /// has available is refused and the table kept as it is; if the allocation itself fails,
+    /// the table keeps its old size (emptied). The error says so either way.
     pub fn resize(&mut self, megabytes: usize) -> Result<(), String> {
         let count =
             (megabytes.max(1).saturating_mul(1024 * 1024) / std::mem::size_of::<Bucket>()).max(1);
         let old_count = self.buckets.len();
+        let bucket_size = std::mem::size_of::<Bucket>();
+        let refusal = || {
+            format!(
+                "cannot allocate a {megabytes} MB hash table; keeping {} MB",
+                old_count * bucket_size / (1024 * 1024)
+            )
+        };
+        // Memory the system would have to page out (or kill for) is refused up front, and the
+        // table is kept as it is, entries and all: under overcommit the allocation itself
+        // would succeed and fail only while being zeroed.
+        let freed = old_count * bucket_size;
+        if available_memory().is_some_and(|a| count.saturating_mul(bucket_size) > a + freed) {
+            return Err(refusal());
+        }
         self.buckets = Vec::new();
         let mut buckets: Vec<Bucket> = Vec::new();
-        let result = match buckets.try_reserve_exact(count) {
-            Ok(()) => {
-                advise_huge_pages(&buckets);
-                // Touch (zero) the memory on all cores: a big table fills much faster.
-                buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
-                Ok(())
-            }
-            Err(_) => {
-                buckets.resize_with(old_count.max(1), Bucket::default);
-                Err(format!(
-                    "cannot allocate a {megabytes} MB hash table; keeping {} MB",
-                    old_count * std::mem::size_of::<Bucket>() / (1024 * 1024)
-                ))
-            }
+        let result = if buckets.try_reserve_exact(count).is_ok() {
+            advise_huge_pages(&buckets);
+            // Touch (zero) the memory on all cores: a big table fills much faster.
+            buckets.par_extend((0..count).into_par_iter().map(|_| Bucket::default()));
+            Ok(())
+        } else {
+            buckets.resize_with(old_count.max(1), Bucket::default);
+            Err(refusal())
         };
         self.buckets = buckets;
         self.generation.store(0, Ordering::Relaxed);

@@ -243,11 +243,20 @@ impl Worker {
     }
 
     /// Checks the stop conditions; the main thread also watches the clock and node limit.
-    /// Called at every node: the common answer (no node limit, not a 1024th node) is given
-    /// here, the rest by `check_stop`.
+    /// Called at every node: the stop flag is read at every node (one relaxed load of a line
+    /// that is written once a search), so that a thread given the processor after `stop`
+    /// leaves within microseconds: with many more threads than cores, a thread that ran on
+    /// to its next 1024th node first would keep the answer waiting a slice per thread. The
+    /// clock and the node counters are looked at every 1024th node, by `check_stop`.
     #[inline(always)]
     pub(super) fn should_stop(&mut self, shared: &SharedState) -> bool {
         if self.stopped {
+            return true;
+        }
+        // The first iteration (a few hundred nodes) is left to finish, so that even a search
+        // stopped at once answers from a complete depth 1.
+        if self.root_depth > 1 && shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
             return true;
         }
         if self.nodes & 1023 != 0 && self.limits.nodes.is_none() {
