@@ -177,7 +177,7 @@ pub fn run(args: MatchArgs) -> Result<(), String> {
             .expect("a valid template"),
     );
     bar.set_position(previous.len() as u64);
-    let report = matches::run(&config, previous, |g: &PlayedGame, r| {
+    let report = matches::run_lean(&config, previous, |g: &PlayedGame, r| {
         if let Some(file) = &pgn_file {
             use std::io::Write;
             let mut file = file.lock().unwrap_or_else(|e| e.into_inner());

@@ -26,7 +26,7 @@ use crate::tools::json_string;
 use engine::{Engine, EngineConfig};
 use game::{GameRecord, Limit};
 use stats::{Model, Penta, Sprt, SprtVerdict, Tally};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -199,6 +199,9 @@ pub struct MatchReport {
     pub sprt: Option<(f64, SprtVerdict)>,
     /// The match stopped before all games were played (Ctrl-C).
     pub interrupted: bool,
+    /// The first engine's points in games whose partner (same opening, colours swapped) is
+    /// not in yet, by game index.
+    unpaired: HashMap<usize, f64>,
 }
 
 impl MatchReport {
@@ -267,14 +270,11 @@ fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> b
         report.tally.add(points);
         // Games 2k and 2k+1 are one opening with colours swapped (`MatchConfig::plan`): the
         // pair counts once both are in, whichever finished first.
-        let partner = game.index ^ 1;
-        if let Some(other) = report
-            .games
-            .iter()
-            .find(|g| g.index == partner)
-            .and_then(|g| g.points_of(0))
-        {
-            report.penta.add(points + other);
+        match report.unpaired.remove(&(game.index ^ 1)) {
+            Some(other) => report.penta.add(points + other),
+            None => {
+                report.unpaired.insert(game.index, points);
+            }
         }
     }
     report.games.push(game);
@@ -292,10 +292,38 @@ fn record(config: &MatchConfig, report: &mut MatchReport, game: PlayedGame) -> b
 
 /// Plays the match; `on_game` sees each game as it finishes (for progress output and the
 /// PGN file). `previous` are games already played (resuming from a PGN): they count, and their
-/// rounds are not played again.
+/// rounds are not played again. The report keeps every game whole (see `run_lean`).
 pub fn run(
     config: &MatchConfig,
     previous: Vec<PlayedGame>,
+    on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
+) -> Result<MatchReport, String> {
+    run_with(config, previous, true, on_game)
+}
+
+/// `run` for a match whose games are written as they finish: once `on_game` has seen a game,
+/// the report keeps only its result (moves, scores and start position are dropped), so the
+/// runner's memory stays nearly flat over thousands of games (`pgn` of such a report has no
+/// moves).
+pub fn run_lean(
+    config: &MatchConfig,
+    previous: Vec<PlayedGame>,
+    on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
+) -> Result<MatchReport, String> {
+    run_with(config, previous, false, on_game)
+}
+
+/// Drops what only the PGN needs.
+fn strip(game: &mut PlayedGame) {
+    game.record.moves = Vec::new();
+    game.record.scores = Vec::new();
+    game.record.start_fen = String::new();
+}
+
+fn run_with(
+    config: &MatchConfig,
+    previous: Vec<PlayedGame>,
+    keep_moves: bool,
     on_game: impl Fn(&PlayedGame, &MatchReport) + Sync,
 ) -> Result<MatchReport, String> {
     config.validate()?;
@@ -305,6 +333,9 @@ pub fn run(
     let mut decided = false;
     for game in previous {
         decided |= record(config, &mut start, game);
+        if !keep_moves {
+            strip(start.games.last_mut().expect("just recorded"));
+        }
     }
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(decided);
@@ -332,6 +363,9 @@ pub fn run(
                             }
                             let last = r.games.last().expect("just recorded");
                             on_game(last, &r);
+                            if !keep_moves {
+                                strip(r.games.last_mut().expect("just recorded"));
+                            }
                         }
                         Ok(None) => return,
                         Err(e) => {
