@@ -10,43 +10,24 @@ engine keeps working. Works for any UCI engine, so the figures can be taken side
 Usage: python3 scripts/hash_cycle.py ENGINE [BIG_MB] [CYCLES]
 """
 
-import subprocess
 import sys
-import time
+
+import uci_pipe
 
 ENGINE = sys.argv[1]
 BIG = int(sys.argv[2]) if len(sys.argv) > 2 else 8192
 CYCLES = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
 
-def rss_mb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def main():
-    eng = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           bufsize=1)
+    eng = uci_pipe.Engine(ENGINE)
+    send = eng.send
     seen = []
 
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
-
     def until(prefix, limit=120):
-        start = time.perf_counter()
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            seen.append(line.strip())
-            if line.startswith(prefix):
-                return time.perf_counter() - start
-            if time.perf_counter() - start > limit:
-                raise SystemExit(f"no {prefix} within {limit} s")
+        elapsed, lines = eng.until(prefix, limit)
+        seen.extend(lines)
+        return elapsed
 
     def ready():
         send("isready")
@@ -61,29 +42,28 @@ def main():
     until("uciok")
     ready()
     search()
-    base = rss_mb(eng.pid)
+    base = uci_pipe.rss_mb(eng.pid)
     print(f"{ENGINE}: Hash 16, resident {base:.0f} MB")
     for cycle in range(1, CYCLES + 1):
         send(f"setoption name Hash value {BIG}")
         grow = ready()
         search()
-        big = rss_mb(eng.pid)
+        big = uci_pipe.rss_mb(eng.pid)
         send("setoption name Hash value 16")
         shrink = ready()
         search()
-        small = rss_mb(eng.pid)
+        small = uci_pipe.rss_mb(eng.pid)
         mark = len(seen)
         send("setoption name Hash value 65536")
         refuse = ready()
         search()
         said = [l for l in seen[mark:] if "error" in l.lower() or "warning" in l.lower()]
-        after = rss_mb(eng.pid)
+        after = uci_pipe.rss_mb(eng.pid)
         print(f"  cycle {cycle}: Hash {BIG}: readyok after {grow:.0f} ms, resident {big:.0f} MB; "
               f"Hash 16: readyok after {shrink:.0f} ms, resident {small:.0f} MB; "
               f"Hash 65536: readyok after {refuse:.0f} ms, resident {after:.0f} MB, "
               f"said {said[0] if said else 'nothing'!r}")
-    send("quit")
-    eng.wait(timeout=30)
+    eng.quit()
 
 
 if __name__ == "__main__":

@@ -11,10 +11,10 @@ Linux only (it reads /proc). Usage: python3 scripts/soak.py ENGINE [GAMES] [NODE
 (defaults 2000 games, 2000 nodes a move, at most 160 plies a game).
 """
 
-import os
-import subprocess
 import sys
 import time
+
+import uci_pipe
 
 ENGINE = sys.argv[1]
 GAMES = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
@@ -24,29 +24,15 @@ OPENINGS = [[], ["h2e2", "h9g7"], ["c3c4", "b9c7"], ["b2e2", "h7e7"], ["g3g4", "
 
 
 def proc_figures(pid):
-    status = open(f"/proc/{pid}/status").read().splitlines()
-    fields = dict(line.split(":", 1) for line in status if ":" in line)
-    rss_kb = int(fields["VmRSS"].split()[0])
-    threads = int(fields["Threads"])
-    fds = len(os.listdir(f"/proc/{pid}/fd"))
-    return rss_kb, fds, threads
+    return int(uci_pipe.rss_mb(pid) * 1024), uci_pipe.fds(pid), uci_pipe.threads(pid)
 
 
 def main():
-    eng = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           bufsize=1)
-
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
+    eng = uci_pipe.Engine(ENGINE)
+    send = eng.send
 
     def until(prefix):
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            if line.startswith(prefix):
-                return line.strip()
+        return eng.until(prefix)[1][-1]
 
     send("uci")
     until("uciok")
@@ -74,8 +60,7 @@ def main():
         if n % 100 == 0:
             print(f"{n} games, {time.time() - started:.0f} s", flush=True)
     late = proc_figures(eng.pid)
-    send("quit")
-    eng.wait(timeout=30)
+    eng.quit()
     replay_failures = 0
     for opening, played in sorted(games.items()):
         first_n, first = played[0]

@@ -11,9 +11,10 @@ Usage: python3 scripts/stop_latency.py ENGINE [THREADS] [ROUNDS] [HASH_MB]
 """
 
 import statistics
-import subprocess
 import sys
 import time
+
+import uci_pipe
 
 ENGINE = sys.argv[1]
 THREADS = int(sys.argv[2]) if len(sys.argv) > 2 else 64
@@ -22,21 +23,12 @@ HASH = int(sys.argv[4]) if len(sys.argv) > 4 else 16
 
 
 def main():
-    eng = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           bufsize=1)
-
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
+    eng = uci_pipe.Engine(ENGINE)
+    send = eng.send
 
     def until(prefix):
-        start = time.perf_counter()
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            if line.startswith(prefix):
-                return time.perf_counter() - start, line.strip()
+        elapsed, lines = eng.until(prefix)
+        return elapsed, lines[-1]
 
     send("uci")
     until("uciok")
@@ -59,8 +51,7 @@ def main():
         move = line.split()[1]
         if len(move) != 4:
             raise SystemExit(f"bad bestmove: {line}")
-    send("quit")
-    eng.wait(timeout=10)
+    eng.quit()
     print(f"{ENGINE}: {THREADS} threads, {ROUNDS} rounds")
     if "-v" in sys.argv:
         print("  stop:", " ".join(f"{x:.1f}" for x in stops))

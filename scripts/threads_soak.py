@@ -13,9 +13,10 @@ Linux only (it reads /proc). Usage: python3 scripts/threads_soak.py ENGINE [SEAR
 """
 
 import statistics
-import subprocess
 import sys
 import time
+
+import uci_pipe
 
 ENGINE = sys.argv[1]
 SEARCHES = int(sys.argv[2]) if len(sys.argv) > 2 else 1000
@@ -24,34 +25,12 @@ SCHEDULE = [1, 64, 1, 8, 64, 2, 64, 1]
 OPENINGS = [[], ["h2e2", "h9g7"], ["c3c4", "b9c7", "b0c2"], ["b2e2", "h7e7", "h0g2"]]
 
 
-def threads_of(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("Threads:"):
-                return int(line.split()[1])
-    return 0
-
-
 def main():
-    eng = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                           bufsize=1)
-
-    def send(line):
-        eng.stdin.write(line + "\n")
-        eng.stdin.flush()
+    eng = uci_pipe.Engine(ENGINE)
+    send = eng.send
 
     def until(prefix, limit=30.0):
-        start = time.perf_counter()
-        lines = []
-        while True:
-            line = eng.stdout.readline()
-            if not line:
-                raise SystemExit("the engine exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return time.perf_counter() - start, lines
-            if time.perf_counter() - start > limit:
-                raise SystemExit(f"no {prefix} within {limit} s")
+        return eng.until(prefix, limit)
 
     send("uci")
     until("uciok")
@@ -63,7 +42,7 @@ def main():
         legal.append({l.split(":")[0] for l in lines if ":" in l and "Nodes" not in l})
     send("isready")
     until("readyok")
-    base_threads = threads_of(eng.pid)
+    base_threads = uci_pipe.threads(eng.pid)
     stops, readies, bad = [], [], 0
     started = time.time()
     for n in range(SEARCHES):
@@ -93,9 +72,8 @@ def main():
     send("setoption name Threads value 1")
     send("isready")
     until("readyok")
-    end_threads = threads_of(eng.pid)
-    send("quit")
-    eng.wait(timeout=30)
+    end_threads = uci_pipe.threads(eng.pid)
+    eng.quit()
     print(f"{ENGINE}: {SEARCHES} searches in {time.time() - started:.0f} s, Threads along "
           f"{SCHEDULE} every {BLOCK}")
     print(f"  illegal or missing bestmoves: {bad}")
