@@ -175,6 +175,10 @@ pub struct SharedState {
     pub node_counts: Vec<AtomicU64>,
     /// Which thread searches which node near the root (used with more than one thread).
     pub breadcrumbs: breadcrumbs::Breadcrumbs,
+    /// More search threads than the machine has cores: each then gives up the processor at
+    /// every 1024th node, so that a thread woken by input (`stop`, `isready`) runs within
+    /// about a millisecond instead of waiting for a running thread's time slice to end.
+    pub oversubscribed: bool,
 }
 
 impl SharedState {
@@ -187,6 +191,7 @@ impl SharedState {
             epoch: Instant::now(),
             node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             breadcrumbs: breadcrumbs::Breadcrumbs::new(),
+            oversubscribed: std::thread::available_parallelism().is_ok_and(|n| threads > n.get()),
         }
     }
 

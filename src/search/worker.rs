@@ -281,6 +281,8 @@ impl Worker {
             }
             if shared.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
+            } else if shared.oversubscribed {
+                std::thread::yield_now();
             }
         }
         // A node limit is exact for a single thread, so `go nodes` is reproducible.
