@@ -293,15 +293,26 @@ def start_ray(opts, binary, args=()):
     return task, cwd
 
 
+# Set by Ctrl-C (SIGINT). The handler also raises KeyboardInterrupt as Python's own does, but
+# Ray's calls can swallow that exception when it lands inside them; the flag is never lost,
+# and `gather` looks at it at least once a second.
+INTERRUPTED = threading.Event()
+
+
+def on_sigint(signum, frame):
+    INTERRUPTED.set()
+    raise KeyboardInterrupt
+
+
 def gather(pending, on_result, stop=lambda: False):
     """Waits for the tasks in `pending` (ref -> key), handing each result to
-    `on_result(key, value)` until all are done or `stop()`; then cancels the rest. Returns the
-    tasks per node and the error that ended the run early (None if none)."""
+    `on_result(key, value)` until all are done, `stop()` or Ctrl-C; then cancels the rest.
+    Returns the tasks per node and the error that ended the run early (None if none)."""
     per_node = collections.Counter()
     error = None
     try:
-        while pending and not stop():
-            ready, _ = ray.wait(list(pending), num_returns=1)
+        while pending and not stop() and not INTERRUPTED.is_set():
+            ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
             for ref in ready:
                 key = pending.pop(ref)
                 try:
@@ -314,10 +325,12 @@ def gather(pending, on_result, stop=lambda: False):
             if error:
                 break
     except KeyboardInterrupt:
-        print("interrupted: the finished tasks are kept", flush=True)
+        INTERRUPTED.set()
     finally:
         for ref in pending:
             ray.cancel(ref, force=True)
+    if INTERRUPTED.is_set():
+        print("interrupted: the finished tasks are kept", flush=True)
     if per_node:
         print("tasks per node: " + ", ".join(f"{n} {c}" for n, c in sorted(per_node.items())),
               flush=True)
@@ -459,6 +472,7 @@ def main(argv):
     parser.add_argument("--out-dir", default="nnue-data", help="datagen: where shards go")
     parser.add_argument("--name", default="cluster", help="datagen: file name prefix")
     opts = parser.parse_args(argv)
+    signal.signal(signal.SIGINT, on_sigint)
     if not os.path.exists(opts.binary):
         raise SystemExit(f"no chariot binary at {opts.binary} (cargo build --release)")
     if opts.command == "match":
