@@ -98,13 +98,14 @@ def check_binary(binary, shipped, digest, engines=(), cwd=None):
         (f"engine {e}", os.path.join(cwd or os.getcwd(), e), d) for e, d in engines]
     for what, file, want in checks:
         have = digest_of(file)
+        if have == want:
+            continue
         where = f"node {node_name()}"
         if have is None:
             raise BinaryMismatch(f"{where}: no {what} binary at {os.path.abspath(file)}")
-        if have != want:
-            raise BinaryMismatch(
-                f"{where}: {what} at {os.path.abspath(file)} has sha256 {have[:16]}…, the "
-                f"driver's has {want[:16]}… (another version)")
+        raise BinaryMismatch(
+            f"{where}: {what} at {os.path.abspath(file)} has sha256 {have[:16]}…, the "
+            f"driver's has {want[:16]}… (another version)")
     return path
 
 

@@ -16,6 +16,7 @@ they share a host), and the driver joins it with `--address`. On it:
   game is played.
 """
 
+import glob
 import os
 import shutil
 import signal
@@ -57,11 +58,12 @@ def start_node(i, env=None):
     else:
         # An address of its own on the loopback network, as a machine of its own would have.
         cmd += ["--address", ADDRESS, "--node-ip-address", f"127.0.0.{i + 1}"]
-    # Nodes on one machine share the head's session folder, where `ray start
-    # --node-ip-address` leaves the address a driver here connects through; the head's is put
-    # back, as the head machine of a real cluster would keep it, so the driver uses the head's
-    # raylet (and survives a worker node's death).
-    cached = os.path.join("/tmp/ray/session_latest", "node_ip_address.json")
+    # Nodes on one machine share the head's temporary folder (Ray's newest run, linked as
+    # /tmp/ray/*_latest), where `ray start --node-ip-address` leaves the address a driver here
+    # connects through; the head's is put back, as the head machine of a real cluster would
+    # keep it, so the driver uses the head's raylet (and survives a worker node's death).
+    latest = (glob.glob("/tmp/ray/*_latest") or ["/tmp/ray/none"])[0]
+    cached = os.path.join(latest, "node_ip_address.json")
     before = read(cached) if i and os.path.exists(cached) else None
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
                           env=dict(os.environ, **FAST_HEALTH, **(env or {})))
