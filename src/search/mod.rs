@@ -163,6 +163,13 @@ pub trait Reporter: Send + Sync {
 pub struct Silent;
 impl Reporter for Silent {}
 
+/// The cores this process may run on (asked once: it reads the affinity mask and cgroup
+/// quota); when unknown, as many as any thread count (so nothing yields).
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(usize::MAX, |n| n.get()))
+}
+
 /// State shared by all threads of a search.
 pub struct SharedState {
     pub stop: AtomicBool,
@@ -192,7 +199,7 @@ impl SharedState {
             epoch: Instant::now(),
             node_counts: (0..threads.max(1)).map(|_| AtomicU64::new(0)).collect(),
             breadcrumbs: breadcrumbs::Breadcrumbs::new(),
-            oversubscribed: std::thread::available_parallelism().is_ok_and(|n| threads > n.get()),
+            oversubscribed: threads > cores(),
         }
     }
 
