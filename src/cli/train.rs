@@ -27,6 +27,13 @@ pub struct TrainArgs {
     /// Weight of the game result in the target, 0..1 (the rest is the search score).
     #[arg(long, default_value_t = 0.3)]
     pub lambda: f32,
+    /// The weight of the result for the last position of each game, fading linearly to
+    /// --lambda over --near-plies plies before it (default: --lambda everywhere).
+    #[arg(long)]
+    pub lambda_near: Option<f32>,
+    /// How many plies before the end of a game --lambda-near fades over.
+    #[arg(long, default_value_t = 100)]
+    pub near_plies: u32,
     /// Score scale K of the sigmoid (default: fitted to the data's results).
     #[arg(long)]
     pub k: Option<f32>,
@@ -80,6 +87,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         lr_end: args.lr_end,
         decay: args.weight_decay,
         lambda: args.lambda,
+        lambda_near: args.lambda_near,
+        near_plies: args.near_plies,
         k: args.k,
         val_fraction: args.validation,
         seed: args.seed,
@@ -135,8 +144,8 @@ pub fn run(args: TrainArgs) -> Result<(), String> {
         .and_then(|()| std::fs::rename(&partial, &args.output))
         .map_err(|e| format!("cannot write {}: {e}", args.output.display()))?;
     println!(
-        "K {:.1}, lambda {}; trained on {} positions, validated on {}",
-        report.k, config.lambda, report.train_positions, report.val_positions
+        "K {:.1}, lambda {} (mean {:.3}); trained on {} positions, validated on {}",
+        report.k, config.lambda, report.mean_lambda, report.train_positions, report.val_positions
     );
     println!(
         "validation loss: net {:.6}, hand-crafted static evaluation {:.6}, search score {:.6}",

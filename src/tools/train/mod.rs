@@ -11,11 +11,13 @@
 //! checkpoint (model and optimiser) can be written, and `--resume` continues from one.
 
 pub mod model;
+pub mod result_weight;
 
 use crate::tools::datagen::format::{DataReader, Record};
 use crate::tools::rng::Rng;
 use model::{Adam, Grad, Model, sigmoid};
 use rayon::prelude::*;
+use result_weight::ResultWeight;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -31,6 +33,10 @@ pub struct TrainConfig {
     pub decay: f32,
     /// Weight of the game result in the target (the rest is the search score).
     pub lambda: f32,
+    /// The result's weight at the end of each game, fading to `lambda` over `near_plies`
+    /// (`result_weight`); `None`: `lambda` everywhere.
+    pub lambda_near: Option<f32>,
+    pub near_plies: u32,
     /// Score scale of the sigmoid; `None`: fitted to the data.
     pub k: Option<f32>,
     pub val_fraction: f32,
@@ -56,6 +62,8 @@ impl Default for TrainConfig {
             lr_end: 0.05,
             decay: 0.0,
             lambda: 0.3,
+            lambda_near: None,
+            near_plies: 100,
             k: None,
             val_fraction: 0.05,
             seed: 1,
@@ -92,6 +100,8 @@ pub struct TrainReport {
     /// must clear before a match is worth playing).
     pub hce_baseline: f32,
     pub epochs: Vec<EpochReport>,
+    /// The mean weight of the results in the targets (`lambda` unless it fades).
+    pub mean_lambda: f32,
 }
 
 /// Watches a run.
@@ -150,36 +160,51 @@ pub fn fit_k(records: &[Record]) -> f32 {
 
 /// The mean of `loss` over `records`, in parallel: fixed chunks, summed in order, so the
 /// figure does not depend on the thread count.
-fn mean_of(records: &[Record], loss: impl Fn(&Record) -> f32 + Sync) -> f32 {
+/// `loss` is given each record's index in `records`.
+fn mean_of(records: &[Record], loss: impl Fn(usize, &Record) -> f32 + Sync) -> f32 {
+    const CHUNK: usize = 4096;
     if records.is_empty() {
         return 0.0;
     }
     let sums: Vec<f64> = records
-        .par_chunks(4096)
-        .map(|chunk| chunk.iter().map(|r| loss(r) as f64).sum())
+        .par_chunks(CHUNK)
+        .enumerate()
+        .map(|(c, chunk)| {
+            chunk
+                .iter()
+                .enumerate()
+                .map(|(j, r)| loss(c * CHUNK + j, r) as f64)
+                .sum()
+        })
         .collect();
     (sums.iter().sum::<f64>() / records.len() as f64) as f32
 }
 
+/// The result's weight of record `i` of `records`, which start at index `first` of the
+/// records `weight` was made for.
+type Lambdas<'a> = (&'a ResultWeight, usize);
+
 /// Mean loss of `model` over `records`.
-pub fn mean_loss(model: &Model, records: &[Record], lambda: f32, k: f32) -> f32 {
-    mean_of(records, |r| model.loss(r, target(r, lambda, k), k))
+pub fn mean_loss(model: &Model, records: &[Record], (w, first): Lambdas, k: f32) -> f32 {
+    mean_of(records, |i, r| {
+        model.loss(r, target(r, w.at(first + i), k), k)
+    })
 }
 
 /// Mean loss of a prediction of `σ(score / K)` from each record's own search score.
-pub fn score_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
-    mean_of(records, |r| {
-        let e = sigmoid(r.score() as f32 / k) - target(r, lambda, k);
+pub fn score_loss(records: &[Record], (w, first): Lambdas, k: f32) -> f32 {
+    mean_of(records, |i, r| {
+        let e = sigmoid(r.score() as f32 / k) - target(r, w.at(first + i), k);
         e * e
     })
 }
 
 /// Mean loss of the hand-crafted evaluation's static score as the prediction.
-pub fn hce_loss(records: &[Record], lambda: f32, k: f32) -> f32 {
-    mean_of(records, |r| {
+pub fn hce_loss(records: &[Record], (w, first): Lambdas, k: f32) -> f32 {
+    mean_of(records, |i, r| {
         let score = crate::position::Position::from_fen(&r.to_fen())
             .map_or(0, |pos| crate::eval::evaluate(&pos));
-        let e = sigmoid(score as f32 / k) - target(r, lambda, k);
+        let e = sigmoid(score as f32 / k) - target(r, w.at(first + i), k);
         e * e
     })
 }
@@ -236,8 +261,10 @@ pub fn train_on(
             records.len()
         ));
     }
-    if !(config.lambda.is_finite() && (0.0..=1.0).contains(&config.lambda)) {
-        return Err(format!("lambda {} is not in 0..1", config.lambda));
+    for lambda in std::iter::once(config.lambda).chain(config.lambda_near) {
+        if !(lambda.is_finite() && (0.0..=1.0).contains(&lambda)) {
+            return Err(format!("lambda {lambda} is not in 0..1"));
+        }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
@@ -245,13 +272,18 @@ pub fn train_on(
         .map_err(|e| e.to_string())?;
     let val_len = ((records.len() as f32 * config.val_fraction) as usize).min(records.len() - 1);
     let (train, val) = records.split_at(records.len() - val_len);
+    let weight = match config.lambda_near {
+        Some(near) => ResultWeight::fading(records, config.lambda, near, config.near_plies),
+        None => ResultWeight::constant(config.lambda),
+    };
+    let val_lambdas = (&weight, train.len());
     let k = config.k.unwrap_or_else(|| fit_k(train));
     let (start_epoch, mut model, mut adam) = match &config.resume {
         Some(path) => read_checkpoint(path)?,
         None => (0, Model::random(config.seed), Adam::new()),
     };
-    let score_baseline = pool.install(|| score_loss(val, config.lambda, k));
-    let hce_baseline = pool.install(|| hce_loss(val, config.lambda, k));
+    let score_baseline = pool.install(|| score_loss(val, val_lambdas, k));
+    let hce_baseline = pool.install(|| hce_loss(val, val_lambdas, k));
     let threads = config.threads.max(1);
     let batch = config.batch.clamp(1, train.len());
     let batches = train.len().div_ceil(batch);
@@ -288,7 +320,7 @@ pub fn train_on(
                                 let r = &train[i as usize];
                                 let mirror =
                                     config.mirror && Rng::derive(epoch as u64, i as u64) & 1 == 1;
-                                let t = target(r, config.lambda, k);
+                                let t = target(r, weight.at(i as usize), k);
                                 model.backward(r, mirror, t, k, grad) as f64
                             })
                             .sum()
@@ -316,7 +348,7 @@ pub fn train_on(
             );
         }
         let elapsed = started.elapsed();
-        let val_loss = pool.install(|| mean_loss(&model, val, config.lambda, k));
+        let val_loss = pool.install(|| mean_loss(&model, val, val_lambdas, k));
         let report = EpochReport {
             epoch: epoch + 1,
             train_loss: (loss_sum / train.len() as f64) as f32,
@@ -338,6 +370,7 @@ pub fn train_on(
         score_baseline,
         hce_baseline,
         epochs,
+        mean_lambda: weight.mean(),
     })
 }
 
