@@ -16,6 +16,8 @@
 //! | The table's value as the evaluation for pruning (where its bound says it is nearer the truth than the static evaluation: reverse futility, null move, futility) | 287 at 20,000 nodes | −18.2 ± 27.8 (70/131/86) | `chariot bench` signature 560006; stopped early |
 //! | ProbCut on top of that (depth ≥ 5, captures with SEE ≥ beta + 200 − evaluation, quiescence then depth − 4 at beta + 200, cut stored at depth − 3) | 111 at 20,000 nodes | −19.0 ± 51.3 (28/48/35) | stopped with the former |
 //! | ProbCut alone (the same, cut by the static evaluation) | 199 at 20,000 nodes | −22.8 ± 40.4 (56/74/69) | `chariot bench` signature 542404; stopped early; likely the null move and reverse futility already cut most nodes a good capture would, so its extra searches only cost nodes (not measured) |
+//! | Razoring (non-PV, depth ≤ 3, static evaluation + 250 + 150·depth² below alpha: the quiescence search's value if it stays at or below alpha) | 206 at 20,000 nodes | −5.1 ± 32.0 (59/85/62) | stopped early; reverse futility and futility pruning already drop most such nodes |
+//! | Late captures reduced (past the third move, no check either way: the table's reduction less one, one less on a PV-marked node, one more at an expected cut node) | 246 at 20,000 nodes | +1.4 ± 32.5 (74/99/73) | stopped early; the picker puts the losing captures after the quiets, and there are few of them |
 
 pub mod breadcrumbs;
 pub mod history;
