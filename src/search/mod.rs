@@ -19,6 +19,7 @@
 //! | Razoring (non-PV, depth ≤ 3, static evaluation + 250 + 150·depth² below alpha: the quiescence search's value if it stays at or below alpha) | 206 at 20,000 nodes | −5.1 ± 32.0 (59/85/62) | stopped early; reverse futility and futility pruning already drop most such nodes |
 //! | Late captures reduced (past the third move, no check either way: the table's reduction less one, one less on a PV-marked node, one more at an expected cut node) | 246 at 20,000 nodes | +1.4 ± 32.5 (74/99/73) | stopped early; the picker puts the losing captures after the quiets, and there are few of them |
 //! | A bonus for the opponent's quiet move into a node that fails low (half the cutoff bonus, to its butterfly and continuation histories) | 247 at 20,000 nodes | +2.8 ± 31.2 (78/93/76) | stopped early |
+//! | Singular extension again, wider: depth ≥ 6, margin 1.5·depth, two plies when the others fail 30 below the margin off the PV (at most 6 on a line), multi-cut, one ply less when only the entry beats beta | 400 at 20,000 nodes | +7.8 ± 26.9 (128/153/119) | `chariot bench` signature 920358 (1.7× the nodes to the same depth); no clearer than the first form |
 
 pub mod breadcrumbs;
 pub mod history;
