@@ -44,6 +44,11 @@ pub struct SearchParams {
     /// Late-move reductions: one ply more where the hash move is a capture from an entry
     /// searched at most this many plies shallower than the node.
     pub lmr_tt_capture_gap: i32,
+    /// A reduced move that beats alpha is searched again a ply deeper when its value stands
+    /// more than `lmr_deeper_margin + lmr_deeper_per_ply * depth` above the best so far, and
+    /// a ply shallower when it stands less than `depth` (one centipawn a ply) above it.
+    pub lmr_deeper_margin: i32,
+    pub lmr_deeper_per_ply: i32,
     /// History pruning: quiet moves whose history is below minus the margin per ply are
     /// skipped up to this depth.
     pub history_prune_depth: i32,
@@ -108,6 +113,8 @@ impl SearchParams {
         lmr_history_divisor: 8192,
         lmr_cut_node: 1,
         lmr_tt_capture_gap: 2,
+        lmr_deeper_margin: 50,
+        lmr_deeper_per_ply: 2,
         history_prune_depth: 4,
         history_prune_margin: 4000,
         see_prune_depth: 6,
@@ -238,6 +245,8 @@ tunables![
     (lmr_divisor, 1.0, 4.0, 0.15),
     (lmr_depth, 1, 6, 1),
     (lmr_first_moves, 0, 6, 1),
+    (lmr_deeper_margin, 0, 200, 10),
+    (lmr_deeper_per_ply, 0, 10, 1),
     (lmr_history_divisor, 2000, 20000, 800),
     (lmr_cut_node, 0, 3, 1),
     (lmr_tt_capture_gap, 0, 6, 1),

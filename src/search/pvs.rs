@@ -12,7 +12,10 @@
 //! hash move, and late-move reductions from `Reductions` (one ply less at nodes the table
 //! marks as having been on a principal variation, one more where the children at the next
 //! ply have cut off often, and one more where another thread is already in the node, see
-//! `breadcrumbs`). Every tunable number is in `params.rs`.
+//! `breadcrumbs`); a reduced move that beats alpha is searched again at full depth, a ply
+//! deeper if it beat the best so far by far, a ply shallower if only just (the reduced
+//! search's margin says how much the move is worth a closer look). Every tunable number is
+//! in `params.rs`.
 
 use super::worker::*;
 use super::*;
@@ -335,17 +338,26 @@ impl Worker {
                     deeper,
                 );
                 if value > alpha && reduction > 0 {
-                    value = -self.pvs(
-                        false,
-                        !cut_node,
-                        new_depth,
-                        -alpha - 1,
-                        -alpha,
-                        ply + 1,
-                        tt,
-                        shared,
-                        deeper,
-                    );
+                    // Well above the best so far: one ply deeper; barely above: one less
+                    // (and no second search when that is the depth just searched).
+                    let p = self.params();
+                    let go_deeper =
+                        value > best_value + p.lmr_deeper_margin + p.lmr_deeper_per_ply * new_depth;
+                    let go_shallower = value < best_value + new_depth;
+                    let research_depth = new_depth + i32::from(go_deeper) - i32::from(go_shallower);
+                    if research_depth > new_depth - reduction {
+                        value = -self.pvs(
+                            false,
+                            !cut_node,
+                            research_depth,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            tt,
+                            shared,
+                            deeper,
+                        );
+                    }
                 }
                 full_window = pv_node && value > alpha && value < beta;
             }
