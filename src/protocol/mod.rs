@@ -183,6 +183,10 @@ pub struct Engine {
     pondering: bool,
     /// The running search has been told to stop (and is finishing).
     stopping: bool,
+    /// The search that ended last was stopped by the input reader's `stop` (see `input`)
+    /// before this controller read that line: when the line comes, it has had its answer
+    /// (the `bestmove`), so it must not earn UCCI's idle `nobestmove` as well.
+    stop_answered: bool,
     draw_offered: Arc<AtomicBool>,
     /// The running search's `answered` flag (see `ProtocolReporter`).
     answered: Arc<AtomicBool>,
@@ -220,6 +224,7 @@ impl Engine {
             open_ended: false,
             pondering: false,
             stopping: false,
+            stop_answered: false,
             draw_offered: Arc::new(AtomicBool::new(false)),
             answered: Arc::new(AtomicBool::new(false)),
             queue: VecDeque::new(),
@@ -308,6 +313,7 @@ impl Engine {
     /// The running search printed its answer.
     fn search_finished(&mut self) {
         self.pool.wait();
+        self.stop_answered = !self.stopping && self.pool.stop_requested();
         self.searching = false;
         self.open_ended = false;
         self.pondering = false;
@@ -378,6 +384,8 @@ impl Engine {
                 if self.searching {
                     self.stopping = true;
                     self.pool.stop();
+                } else if std::mem::take(&mut self.stop_answered) {
+                    // The reader's stop ended the last search: its bestmove was the answer.
                 } else if self.dialect == Dialect::Ucci {
                     self.out.line("nobestmove");
                 }

@@ -346,6 +346,11 @@ impl SearchPool {
         self.stopper().stop();
     }
 
+    /// Was the search running now (or the last one) told to stop, by `stop` or a `Stopper`?
+    pub fn stop_requested(&self) -> bool {
+        self.shared.lock().stop_requested.load(Ordering::Relaxed)
+    }
+
     /// A handle that stops whichever search is running when it is used, for a thread other
     /// than the one that drives the pool (the input reader, answering `stop` in one step).
     pub fn stopper(&self) -> Stopper {
