@@ -338,7 +338,7 @@ fn short_bench_is_deterministic_and_matches_the_signature() {
 /// changes.
 const CROWDED_BENCH_DEPTH: i32 = 8;
 const CROWDED_BENCH_HASH_MB: usize = 1;
-const CROWDED_BENCH_NODES: u64 = 328387;
+const CROWDED_BENCH_NODES: u64 = 339340;
 
 #[test]
 fn crowded_table_bench_matches_its_signature() {

@@ -27,6 +27,7 @@
 //! | Late captures reduced (past the third move, no check either way: the table's reduction less one, one less on a PV-marked node, one more at an expected cut node) | 246 at 20,000 nodes | +1.4 ± 32.5 (74/99/73) | stopped early; the picker puts the losing captures after the quiets, and there are few of them |
 //! | A bonus for the opponent's quiet move into a node that fails low (half the cutoff bonus, to its butterfly and continuation histories) | 247 at 20,000 nodes | +2.8 ± 31.2 (78/93/76) | stopped early |
 //! | Singular extension again, wider: depth ≥ 6, margin 1.5·depth, two plies when the others fail 30 below the margin off the PV (at most 6 on a line), multi-cut, one ply less when only the entry beats beta | 400 at 20,000 nodes | +7.8 ± 26.9 (128/153/119) | `chariot bench` signature 920358 (1.7× the nodes to the same depth); no clearer than the first form |
+//! | Check extensions only for checks that SEE does not lose | 325 at 20,000 nodes | −1.1 ± 26.6 (99/127/99) | `chariot bench` signature 540598 (0.8% more nodes); stopped early |
 
 pub mod breadcrumbs;
 pub mod history;
