@@ -713,6 +713,8 @@ impl Engine {
         self.pondering = go.ponder;
         self.pool.start(&self.pos, limits, go.ponder, reporter);
         self.searching = true;
+        // The flag speaks of the search before; a stop line still to come is this one's.
+        self.stop_answered = false;
     }
 
     /// Input ended: finish what was asked, stopping what would never end.
@@ -720,6 +722,7 @@ impl Engine {
         loop {
             if self.searching {
                 if self.open_ended {
+                    self.stopping = true;
                     self.pool.stop();
                 }
                 let _ = self.done_rx.recv();
