@@ -185,7 +185,8 @@ pub struct Engine {
     stopping: bool,
     /// The search that ended last was stopped by the input reader's `stop` (see `input`)
     /// before this controller read that line: when the line comes, it has had its answer
-    /// (the `bestmove`), so it must not earn UCCI's idle `nobestmove` as well.
+    /// (the `bestmove`), so it neither earns UCCI's idle `nobestmove` nor stops a search
+    /// the queue has started since.
     stop_answered: bool,
     draw_offered: Arc<AtomicBool>,
     /// The running search's `answered` flag (see `ProtocolReporter`).
@@ -270,6 +271,11 @@ impl Engine {
         if self.options.debug {
             self.out
                 .info_string(&format!("received: {}", line.trim_end()));
+        }
+        // The reader's `stop` ended the last search before this line was read here: the
+        // line has had its answer, and is not for a search started since from the queue.
+        if matches!(cmd, Command::Stop) && std::mem::take(&mut self.stop_answered) {
+            return;
         }
         let must_wait = self.must_wait(&cmd);
         // Behind a queued `go`, a `stop` or `ponderhit` the running search has already had is
@@ -384,8 +390,6 @@ impl Engine {
                 if self.searching {
                     self.stopping = true;
                     self.pool.stop();
-                } else if std::mem::take(&mut self.stop_answered) {
-                    // The reader's stop ended the last search: its bestmove was the answer.
                 } else if self.dialect == Dialect::Ucci {
                     self.out.line("nobestmove");
                 }
@@ -713,8 +717,6 @@ impl Engine {
         self.pondering = go.ponder;
         self.pool.start(&self.pos, limits, go.ponder, reporter);
         self.searching = true;
-        // The flag speaks of the search before; a stop line still to come is this one's.
-        self.stop_answered = false;
     }
 
     /// Input ended: finish what was asked, stopping what would never end.
