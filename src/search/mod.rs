@@ -28,6 +28,8 @@
 //! | A bonus for the opponent's quiet move into a node that fails low (half the cutoff bonus, to its butterfly and continuation histories) | 247 at 20,000 nodes | +2.8 ± 31.2 (78/93/76) | stopped early |
 //! | Singular extension again, wider: depth ≥ 6, margin 1.5·depth, two plies when the others fail 30 below the margin off the PV (at most 6 on a line), multi-cut, one ply less when only the entry beats beta | 400 at 20,000 nodes | +7.8 ± 26.9 (128/153/119) | `chariot bench` signature 920358 (1.7× the nodes to the same depth); no clearer than the first form |
 //! | Check extensions only for checks that SEE does not lose | 325 at 20,000 nodes | −1.1 ± 26.6 (99/127/99) | `chariot bench` signature 540598 (0.8% more nodes); stopped early |
+//! | Futility and SEE pruning of quiet moves by the depth left after their late-move reduction (less one when not improving, history added), besides the node's depth | 400 at 20,000 nodes | +7.8 ± 23.6 (123/163/114; LOS 72.1%) | `chariot bench` signature 513735 (5% fewer nodes); no clear gain at equal nodes, where pruning more already pays in depth |
+//! | Futility pruning of captures (depth ≤ 6, no check: static evaluation + 170 + 125·depth + the victim's value + capture history / 8 at or below alpha) | 400 at 20,000 nodes | −12.2 ± 26.8 (105/176/119) | `chariot bench` signature 524907; SEE pruning already drops the losing captures, and a capture that wins material is seldom futile |
 
 pub mod breadcrumbs;
 pub mod history;
