@@ -33,6 +33,8 @@
 //! | Quiet moves ordered by threats: a chariot leaving a point a pawn, horse or cannon attacks (or a cannon or horse leaving a lesser piece's attack) tried early, one entering a pawn's or horse's attack late (±24,000 for the chariot, ±12,000 for the others, on top of the history) | 316 at 20,000 nodes | −9.9 ± 27.5 (87/133/96) | `chariot bench` signature 535648; stopped early; a smaller bonus, next to the history rather than over it, is untried |
 //! | Continuation history over a fourth earlier move, six plies back (ordering, pruning and reductions read it; every cutoff teaches it) | 400 at 20,000 nodes | −4.3 ± 26.3 (117/161/122) | `chariot bench` signature 533556; +35 ± 39 after 167 games, level by the end |
 //! | No null move where the table's entry is an upper bound below beta | 400 at 20,000 nodes | −7.8 ± 21.9 (108/175/117) | `chariot bench` signature 537830 |
+//! | A quiet hash move that cuts off from the table taught to the histories (the loop's cutoff bonus for its depth) | 352 at 20,000 nodes | −23.7 ± 25.6 (89/150/113) | `chariot bench` signature 530559; stopped early; the bonus, the loop's full one at every table cutoff, likely drowns what the loop's own cutoffs teach |
+//! | A fail-high's value pulled toward beta by depth ((value·depth + beta) / (depth + 1)) | 400 at 20,000 nodes | −2.6 ± 23.4 (110/177/113) | `chariot bench` signature 551206 |
 
 pub mod breadcrumbs;
 pub mod history;
