@@ -11,6 +11,7 @@
 //! | Technique | Games | Elo | Notes |
 //! |---|---|---|---|
 //! | The re-search of a reduced move that beats alpha a ply deeper when it beat the best so far by more than 50 + 2·depth, a ply shallower when by less than depth (`pvs`) | 400 at 20,000 nodes a move | +30.5 ± 23.4 (129/177/94, LOS 99.0%) | `chariot bench` signature 571749; with the gen9 net, against the search and net before at 10 s + 0.1 s: −2.8 ± 37.2 (28/69/29, 126 games), so the gain at equal nodes is not shown at that clock yet |
+//! | Quiescence stands pat on the table's value where its bound says it is nearer the truth than the static evaluation (`qsearch`), and `improving` compares with four plies up when we were in check two plies up (with neither, it counts as improving; before, a check two plies up always counted as improving) | 1,600 at 20,000 nodes a move | +9.3 ± 12.4 (477/689/434, pairs 47/189/308/186/70, LOS 92.3%); each alone +11.3 ± 23.5 and +11.3 ± 24.4 (400 games each) | `chariot bench` signature 550315 |
 //!
 //! Techniques of the strongest engines tried here and not kept, with what they measured
 //! against the search of their day (pentanomial Elo, 95%):

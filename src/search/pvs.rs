@@ -4,7 +4,9 @@
 //! once by the verdict its cycle would earn, since the offender would have to deviate before
 //! the third occurrence anyway; the no-capture limit and bare material draw); mate-distance
 //! pruning; the transposition table (rule scores depend on the path, so they never cut off);
-//! the static evaluation; reverse futility at low depth; null move (not when only pawns,
+//! the static evaluation and whether it improves on ours two plies up (four when we were in
+//! check then, so had none; with neither, it counts as improving); reverse futility at low
+//! depth; null move (not when only pawns,
 //! advisors and elephants are left, which is where zugzwang lives); internal iterative
 //! reduction without a hash move; then the move loop over the staged picker (`picker`):
 //! late-move and futility pruning of quiet moves (worked out once per node, see
@@ -100,7 +102,17 @@ impl Worker {
             entry.map_or_else(|| self.evaluate(ply), |e| e.eval)
         };
         self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.stack[ply - 2].static_eval;
+        // Improving on our evaluation two plies up, or four when we were in check two plies
+        // up (no evaluation there); with neither to compare, assume it improves.
+        let improving = !in_check
+            && ply >= 2
+            && match (self.stack[ply - 2].static_eval, ply.checked_sub(4)) {
+                (earlier, _) if earlier != -INFINITE => static_eval > earlier,
+                (_, Some(p4)) if self.stack[p4].static_eval != -INFINITE => {
+                    static_eval > self.stack[p4].static_eval
+                }
+                _ => true,
+            };
         let p = self.params();
 
         // Neither shortcut below looks at the moves, so neither may answer where beta is a

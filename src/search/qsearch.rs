@@ -1,5 +1,9 @@
 //! Quiescence search (`Worker::qsearch`): captures, evasions in check, and quiet checks at the
-//! first quiescence ply, until the position is quiet.
+//! first quiescence ply, until the position is quiet. Standing pat takes the table's value of
+//! the position instead of the static evaluation where the entry's bound says it is nearer
+//! the truth (an exact value, a lower bound above the evaluation, an upper bound below it):
+//! that value comes from a search, and quiescence is where the static evaluation is trusted
+//! most.
 
 use super::pvs::*;
 use super::worker::*;
@@ -49,14 +53,28 @@ impl Worker {
                 return value;
             }
         }
-        let stand_pat = if in_check {
+        let static_eval = if in_check {
             -INFINITE
         } else {
             entry.map_or_else(|| self.evaluate(ply), |e| e.eval)
         };
+        let mut stand_pat = static_eval;
+        // A searched value of this position whose bound says it is nearer the truth than
+        // the static evaluation stands in for it.
+        if !in_check && let Some(e) = entry {
+            let value = value_from_tt(e.value, ply);
+            let nearer = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => value > stand_pat,
+                Bound::Upper => value < stand_pat,
+            };
+            if nearer && !is_rule_value(value) && value.abs() < MATE_BOUND {
+                stand_pat = value;
+            }
+        }
         if stand_pat >= beta {
             if entry.is_none() {
-                keep_evaluation(tt, key, ply, stand_pat);
+                keep_evaluation(tt, key, ply, static_eval);
             }
             return stand_pat;
         }
@@ -126,7 +144,7 @@ impl Worker {
             return mated_in(ply);
         }
         let bound = bound_of(best_value, original_alpha, beta, pv_node);
-        let eval_to_store = if in_check { 0 } else { stand_pat };
+        let eval_to_store = if in_check { 0 } else { static_eval };
         tt.store(
             key,
             best_move,
