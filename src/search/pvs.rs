@@ -1,23 +1,21 @@
 //! The principal variation search of one node (`Worker::pvs`) and its pruning helpers.
 //!
-//! The steps, numbered in the code: the stop check; the game rules (a repetition is scored at
-//! once by the verdict its cycle would earn, since the offender would have to deviate before
-//! the third occurrence anyway; the no-capture limit and bare material draw); mate-distance
-//! pruning; the transposition table (rule scores depend on the path, so they never cut off);
-//! the static evaluation and whether it improves on ours two plies up (four when we were in
-//! check then, so had none; with neither, it counts as improving); reverse futility at low
-//! depth; null move (not when only pawns,
-//! advisors and elephants are left, which is where zugzwang lives); internal iterative
-//! reduction without a hash move; then the move loop over the staged picker (`picker`):
-//! late-move and futility pruning of quiet moves (worked out once per node, see
-//! `QuietPruning`), history and SEE pruning, check extensions, singular-style care on the
-//! hash move, and late-move reductions from `Reductions` (one ply less at nodes the table
-//! marks as having been on a principal variation, one more where the children at the next
-//! ply have cut off often, and one more where another thread is already in the node, see
-//! `breadcrumbs`); a reduced move that beats alpha is searched again at full depth, a ply
-//! deeper if it beat the best so far by far, a ply shallower if only just (the reduced
-//! search's margin says how much the move is worth a closer look). Every tunable number is
-//! in `params.rs`.
+//! The steps, numbered in the code: the stop check; the game rules (a repetition is scored at once
+//! by the verdict its cycle would earn, since the offender would have to deviate before the third
+//! occurrence anyway; the no-capture limit and bare material draw); mate-distance pruning; the
+//! transposition table (rule scores depend on the path, so they never cut off); the static
+//! evaluation and whether it improves on ours two plies up (four when we were in check then, so had
+//! none; with neither, it counts as improving); reverse futility at low depth; null move (not when
+//! only pawns, advisors and elephants are left, which is where zugzwang lives); internal iterative
+//! reduction without a hash move; then the move loop over the staged picker (`picker`): late-move
+//! and futility pruning of quiet moves (worked out once per node, see `QuietPruning`), history and
+//! SEE pruning, check extensions, singular-style care on the hash move, and late-move reductions
+//! from `Reductions` (one ply less at nodes the table marks as having been on a principal
+//! variation, one more where the children at the next ply have cut off often, and one more where
+//! another thread is already in the node, see `breadcrumbs`); a reduced move that beats alpha is
+//! searched again at full depth, a ply deeper if it beat the best so far by far, a ply shallower if
+//! only just (the reduced search's margin says how much the move is worth a closer look). Every
+//! tunable number is in `params.rs`.
 
 use super::worker::*;
 use super::*;
@@ -104,15 +102,16 @@ impl Worker {
         self.stack[ply].static_eval = static_eval;
         // Improving on our evaluation two plies up, or four when we were in check two plies
         // up (no evaluation there); with neither to compare, assume it improves.
+        let ours_before = |back: usize| {
+            ply.checked_sub(back)
+                .map(|p| self.stack[p].static_eval)
+                .filter(|&e| e != -INFINITE)
+        };
         let improving = !in_check
             && ply >= 2
-            && match (self.stack[ply - 2].static_eval, ply.checked_sub(4)) {
-                (earlier, _) if earlier != -INFINITE => static_eval > earlier,
-                (_, Some(p4)) if self.stack[p4].static_eval != -INFINITE => {
-                    static_eval > self.stack[p4].static_eval
-                }
-                _ => true,
-            };
+            && ours_before(2)
+                .or_else(|| ours_before(4))
+                .is_none_or(|e| static_eval > e);
         let p = self.params();
 
         // Neither shortcut below looks at the moves, so neither may answer where beta is a
