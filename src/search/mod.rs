@@ -36,6 +36,9 @@
 //! | No null move where the table's entry is an upper bound below beta | 400 at 20,000 nodes | −7.8 ± 21.9 (108/175/117) | `chariot bench` signature 537830 |
 //! | A quiet hash move that cuts off from the table taught to the histories (the loop's cutoff bonus for its depth) | 352 at 20,000 nodes | −23.7 ± 25.6 (89/150/113) | `chariot bench` signature 530559; stopped early; the bonus, the loop's full one at every table cutoff, likely drowns what the loop's own cutoffs teach |
 //! | A fail-high's value pulled toward beta by depth ((value·depth + beta) / (depth + 1)) | 400 at 20,000 nodes | −2.6 ± 23.4 (110/177/113) | `chariot bench` signature 551206 |
+//! | Hindsight depth: one ply more where the parent reduced the move by 3 or more and the two static evaluations sum to 0 or less (the move did not hurt the side that made it), one less where it reduced by 2 or more and they sum to more than 175 | 278 at 20,000 nodes | −41.4 ± 30.6 (70/105/103, LOS 0.6%) | `chariot bench` signature 568047; stopped early |
+//! | Quiescence fail-highs softened: standing pat returns the midpoint of its value and beta, a searched fail-high three quarters of the way from beta to its value | 400 at 20,000 nodes | −13.0 ± 25.9 (107/171/122, LOS 16.1%) | `chariot bench` signature 533007 |
+//! | Aspiration fail-highs searched again a ply shallower for each fail-high in a row (at least depth 1; a fail-low starts the count again) | 400 at 20,000 nodes | −6.9 ± 25.4 (123/146/131, LOS 30.8%) | `chariot bench` signature 470862 |
 
 pub mod breadcrumbs;
 pub mod history;
