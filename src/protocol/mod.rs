@@ -686,6 +686,7 @@ impl Engine {
             multipv: self.options.multipv,
             rules: self.options.rules,
             eval: self.evaluator(),
+            unscaled_eval: false,
             strength: None,
         };
         if let Some(elo) = self.options.level_elo() {

@@ -4,8 +4,9 @@
 //! by the verdict its cycle would earn, since the offender would have to deviate before the third
 //! occurrence anyway; the no-capture limit and bare material draw); mate-distance pruning; the
 //! transposition table (rule scores depend on the path, so they never cut off); the static
-//! evaluation and whether it improves on ours two plies up (four when we were in check then, so had
-//! none; with neither, it counts as improving); reverse futility at low depth; null move (not when
+//! evaluation (drawn toward 0 as the no-capture clock runs, `Worker::evaluate`) and whether it
+//! improves on ours two plies up (four when we were in check then, so had none; with neither, it
+//! counts as improving); reverse futility at low depth; null move (not when
 //! only pawns, advisors and elephants are left, which is where zugzwang lives); internal iterative
 //! reduction without a hash move; then the move loop over the staged picker (`picker`): late-move
 //! and futility pruning of quiet moves (worked out once per node, see `QuietPruning`), history and

@@ -607,10 +607,23 @@ impl Worker {
 
     /// The static evaluation at `ply`, from that ply's accumulator.
     #[inline]
+    /// The static evaluation at `ply`, drawn toward 0 as the no-capture clock runs: half way
+    /// when it reaches the move limit. An edge that cannot be turned into a capture before the
+    /// limit is worth less, so the side ahead prefers lines that make progress, and the side
+    /// behind those that run the clock down. Never exactly 0 (kept for draws by the rules).
     pub(super) fn evaluate(&self, ply: usize) -> Value {
-        match &self.net {
+        let value = match &self.net {
             Some(net) => nnue_value(&self.pos, net.evaluate(&self.nnue_accs[ply], &self.pos)),
             None => evaluate_with(&self.pos, &self.accs[ply]),
+        };
+        match self.limits.rules.move_limit {
+            Some(limit) if limit > 0 && !self.limits.unscaled_eval => {
+                let limit = limit as Value;
+                let clock = (self.pos.halfmove_clock() as Value).min(limit);
+                let scaled = value - value * clock / (2 * limit);
+                if scaled == 0 { 1 } else { scaled }
+            }
+            _ => value,
         }
     }
 

@@ -149,6 +149,7 @@ pub fn play_game(
         nodes: Some(settings.nodes),
         rules: settings.rules,
         eval: settings.eval.clone(),
+        unscaled_eval: true,
         ..Limits::default()
     };
     player.new_game();
