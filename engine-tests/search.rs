@@ -315,9 +315,9 @@ fn no_capture_limit_is_a_draw() {
 #[test]
 fn an_edge_counts_for_less_as_the_no_capture_clock_runs() {
     // A horse up, both sides with all their defenders, no capture in sight: the same position
-    // early in the clock and 100 plies into it. The search's evaluation is drawn toward 0 as the clock runs (half way at
-    // the limit), so the side ahead looks for progress; datagen's searches opt out, since
-    // their scores label positions that carry no clock.
+    // early in the clock and 100 plies into it. The search's evaluation is drawn toward 0 as
+    // the clock runs (half way at the limit), so the side ahead looks for progress; datagen's
+    // searches opt out, since their scores label positions that carry no clock.
     let fresh = position("2bakab2/9/9/4p4/9/9/4P4/9/9/N1BAKAB2 w - - 0 60", &[]);
     let late = position("2bakab2/9/9/4p4/9/9/4P4/9/9/N1BAKAB2 w - - 100 60", &[]);
     let (a, b) = (to_depth(&fresh, 4), to_depth(&late, 4));

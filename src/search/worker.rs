@@ -605,12 +605,12 @@ impl Worker {
         self.nodes += 1;
     }
 
-    /// The static evaluation at `ply`, from that ply's accumulator.
+    /// The static evaluation at `ply`, from that ply's accumulator, drawn toward 0 as the
+    /// no-capture clock runs: half way when it reaches the move limit. An edge that cannot be
+    /// turned into a capture before the limit is worth less, so the side ahead prefers lines
+    /// that make progress, and the side behind those that run the clock down. Never exactly 0
+    /// (kept for draws by the rules).
     #[inline]
-    /// The static evaluation at `ply`, drawn toward 0 as the no-capture clock runs: half way
-    /// when it reaches the move limit. An edge that cannot be turned into a capture before the
-    /// limit is worth less, so the side ahead prefers lines that make progress, and the side
-    /// behind those that run the clock down. Never exactly 0 (kept for draws by the rules).
     pub(super) fn evaluate(&self, ply: usize) -> Value {
         let value = match &self.net {
             Some(net) => nnue_value(&self.pos, net.evaluate(&self.nnue_accs[ply], &self.pos)),
