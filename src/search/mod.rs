@@ -10,9 +10,15 @@
 //!
 //! | Technique | Games | Elo | Notes |
 //! |---|---|---|---|
-//! | The re-search of a reduced move that beats alpha a ply deeper when it beat the best so far by more than 50 + 2·depth, a ply shallower when by less than depth (`pvs`) | 400 at 20,000 nodes a move | +30.5 ± 23.4 (129/177/94, LOS 99.0%) | `chariot bench` signature 571749; with the gen9 net, against the search and net before at 10 s + 0.1 s: −2.8 ± 37.2 (28/69/29, 126 games), so the gain at equal nodes is not shown at that clock yet |
+//! | The re-search of a reduced move that beats alpha a ply deeper when it beat the best so far by more than 50 + 2·depth, a ply shallower when by less than depth (`pvs`) | 400 at 20,000 nodes a move | +30.5 ± 23.4 (129/177/94, LOS 99.0%) | `chariot bench` signature 571749; with the gen9 net, against the search and net before at 10 s + 0.1 s: −2.8 ± 37.2 (28/69/29, 126 games) |
 //! | Quiescence stands pat on the table's value where its bound says it is nearer the truth than the static evaluation (`qsearch`), and `improving` compares with four plies up when we were in check two plies up (with neither, it counts as improving; before, a check two plies up always counted as improving) | 2,400 at 20,000 nodes a move | +9.0 ± 10.1 (713/1036/651, pairs 72/282/464/276/106, LOS 95.3%; SPRT (0, 10) at LLR 1.50, undecided, when stopped); each alone +11.3 ± 23.5 and +11.3 ± 24.4 (400 games each) | `chariot bench` signature 550315; at 3 s + 0.03 s 0.0 ± 24.9 (51/158/51, 260 games, no time loss), too few games to see +9 either way |
-//! | The static evaluation drawn toward 0 as the no-capture clock runs: by clock / (2 · limit) of itself, half way at the move limit (`Worker::evaluate`; datagen's searches go without it, their scores label positions that carry no clock) | 1,717 at 20,000 nodes a move | +12.4 ± 12.2 (511/755/451, pairs 58/194/313/215/78, LOS 97.3%); +18.3 ± 24.5 after 400 games, +10.4 ± 18.1 after 800, +10.4 ± 14.7 after 1,200 | `chariot bench` signature 556359; costs one multiply an evaluation; not measured at a clock |
+//! | The static evaluation drawn toward 0 as the no-capture clock runs: by clock / (2 · limit) of itself, half way at the move limit (`Worker::evaluate`; datagen's searches go without it, their scores label positions that carry no clock) | 1,717 at 20,000 nodes a move | +12.4 ± 12.2 (511/755/451, pairs 58/194/313/215/78, LOS 97.3%); +18.3 ± 24.5 after 400 games, +10.4 ± 18.1 after 800, +10.4 ± 14.7 after 1,200 | `chariot bench` signature 556359; costs one multiply an evaluation; not measured alone at a clock |
+//!
+//! All the kept steps and the gen9 net together (efe4b1d) against 2e8e167 (gen8) at
+//! 10 s + 0.1 s: +7.8 ± 19.6 over 400 games (86/237/77, pairs 3/43/106/38/10), where the
+//! steps at 20,000 nodes summed to about +70. 20,000 nodes is about 8 ms a move, near depth
+//! 8; what pays there does not carry over to the depths of a real clock, so a change is next
+//! measured at a clock (2 s + 0.02 s and up) before it is kept.
 //!
 //! Techniques of the strongest engines tried here and not kept, with what they measured
 //! against the search of their day (pentanomial Elo, 95%):
