@@ -16,9 +16,10 @@
 //!
 //! All the kept steps and the gen9 net together (efe4b1d) against 2e8e167 (gen8) at
 //! 10 s + 0.1 s: +7.8 ± 19.6 over 400 games (86/237/77, pairs 3/43/106/38/10), where the
-//! steps at 20,000 nodes summed to about +70. 20,000 nodes is about 8 ms a move, near depth
-//! 8; what pays there does not carry over to the depths of a real clock, so a change is next
-//! measured at a clock (2 s + 0.02 s and up) before it is kept.
+//! steps at 20,000 nodes summed to about +70. 20,000 nodes is 8 to 10 ms a move and depth 9
+//! to 10 in the opening and middlegame (`go nodes 20000`); what pays there does not carry over
+//! to the depths of a real clock, so a change is next measured at a clock (2 s + 0.02 s and
+//! up) before it is kept.
 //!
 //! Techniques of the strongest engines tried here and not kept, with what they measured
 //! against the search of their day (pentanomial Elo, 95%):
