@@ -71,12 +71,15 @@ impl FastPath {
     }
 }
 
-/// Lines the controller handles at once: `isready` need not wait for them.
+/// Lines the controller handles at once: `isready` need not wait for them. `go perft`
+/// is not one: the controller counts it before reading on, so an `isready` after it is
+/// answered after its report, as Pikafish answers it.
 fn is_light(line: &str) -> bool {
-    matches!(
-        line.split_whitespace().next(),
-        Some("position" | "go" | "stop" | "ponderhit" | "isready")
-    )
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("go") => words.next() != Some("perft"),
+        first => matches!(first, Some("position" | "stop" | "ponderhit" | "isready")),
+    }
 }
 
 /// Reads lines (any bytes; invalid UTF-8 is replaced, never fatal) until end of input, then
@@ -102,4 +105,18 @@ pub fn read_lines<R: BufRead>(mut input: R, tx: Sender<Option<String>>, fast: Ar
         }
     }
     let _ = tx.send(None);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_light;
+
+    #[test]
+    fn a_perft_is_waited_for_and_a_search_is_not() {
+        assert!(is_light("go depth 5"));
+        assert!(is_light("go"));
+        assert!(is_light("position startpos"));
+        assert!(!is_light("go perft 2"));
+        assert!(!is_light("setoption name Hash value 64"));
+    }
 }
