@@ -47,6 +47,7 @@
 //! | Hindsight depth: one ply more where the parent reduced the move by 3 or more and the two static evaluations sum to 0 or less (the move did not hurt the side that made it), one less where it reduced by 2 or more and they sum to more than 175 | 278 at 20,000 nodes | −41.4 ± 30.6 (70/105/103, LOS 0.6%) | `chariot bench` signature 568047; stopped early |
 //! | Quiescence fail-highs softened: standing pat returns the midpoint of its value and beta, a searched fail-high three quarters of the way from beta to its value | 400 at 20,000 nodes | −13.0 ± 25.9 (107/171/122, LOS 16.1%) | `chariot bench` signature 533007 |
 //! | Aspiration fail-highs searched again a ply shallower for each fail-high in a row (at least depth 1; a fail-low starts the count again) | 400 at 20,000 nodes | −6.9 ± 25.4 (123/146/131, LOS 30.8%) | `chariot bench` signature 470862 |
+//! | Correction history, a third form: per side to move, one table by pawn formation and one by defensive formation (kings, advisors, elephants), hashed from the bitboards, each bounded to about ±25 cp; taught by nodes whose value lies on the side of their evaluation that their bound vouches for, unless a capture was best; the table keeps the raw evaluation | 400 at 2 s + 0.02 s | −6.9 ± 20.2 (86/220/94, pairs 4/54/96/38/8, no time loss) | `chariot bench` signature 577065; measured at a clock only |
 
 pub mod breadcrumbs;
 pub mod history;
